@@ -1,0 +1,40 @@
+package io.github.poolpilot.core;
+
+/**
+ * The range of thread counts that the tuner and manual changes may give a pool.
+ *
+ * @param minThreads the smallest core or maximum pool size allowed
+ * @param maxThreads the largest core or maximum pool size allowed
+ * @author poolpilot authors
+ */
+public record PoolBounds(int minThreads, int maxThreads) {
+
+	public PoolBounds {
+		if (minThreads < 1) {
+			throw new IllegalArgumentException("min-threads must be at least 1 but was " + minThreads);
+		}
+		if (maxThreads < minThreads) {
+			throw new IllegalArgumentException(
+					"max-threads must be at least min-threads (" + minThreads + ") but was " + maxThreads);
+		}
+	}
+
+	/**
+	 * Return whether the given thread count lies within these bounds.
+	 * @param threads a thread count
+	 * @return whether {@code minThreads <= threads <= maxThreads}
+	 */
+	public boolean contains(int threads) {
+		return threads >= this.minThreads && threads <= this.maxThreads;
+	}
+
+	/**
+	 * Return the given thread count moved into these bounds.
+	 * @param threads a thread count
+	 * @return the nearest count within the bounds
+	 */
+	public int clamp(int threads) {
+		return Math.max(this.minThreads, Math.min(this.maxThreads, threads));
+	}
+
+}

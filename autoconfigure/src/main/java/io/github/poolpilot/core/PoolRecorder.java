@@ -1,0 +1,432 @@
+package io.github.poolpilot.core;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.core.PoolSnapshot.Latency;
+import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.core.PoolSnapshot.Sizes;
+import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+
+/**
+ * Records what happens to a pool's tasks and turns it into one {@link PoolSnapshot} per
+ * window.
+ * <p>
+ * The recording side runs on every submit and every task end, so it takes no lock and
+ * keeps no per-task state: counts and sums go to {@link LongAdder}s, latencies to
+ * HdrHistogram {@link Recorder}s, and each task's timestamps travel with the task in its
+ * {@link TimedTask} wrapper. Counts are always exact; timing can be limited to one task
+ * in {@code timingSampleEvery}, and thread CPU time (which costs a system call) is
+ * sampled on one timed task in {@code cpuSampleEvery}.
+ *
+ * @author poolpilot authors
+ */
+public final class PoolRecorder {
+
+	private static final double NANOS_PER_MILLI = 1_000_000.0;
+
+	private static final double NANOS_PER_SECOND = 1_000_000_000.0;
+
+	/**
+	 * Two significant digits bound each percentile's error to 1 % while keeping a
+	 * histogram near 40 KB; means are exact because they come from sums.
+	 */
+	private static final int SIGNIFICANT_DIGITS = 2;
+
+	private final NanoClock clock;
+
+	private final @Nullable NanoClock cpuClock;
+
+	private final int timingSampleEvery;
+
+	private final int cpuSampleEvery;
+
+	private final int processors;
+
+	private final double targetCpuUtilization;
+
+	private final LongAdder submitted = new LongAdder();
+
+	private final LongAdder completed = new LongAdder();
+
+	private final LongAdder failed = new LongAdder();
+
+	private final LongAdder rejected = new LongAdder();
+
+	private final LongAdder abandoned = new LongAdder();
+
+	private final LongAdder timed = new LongAdder();
+
+	private final LongAdder queueWaitNanos = new LongAdder();
+
+	private final LongAdder serviceNanos = new LongAdder();
+
+	private final LongAdder sampledServiceNanos = new LongAdder();
+
+	private final LongAdder sampledCpuNanos = new LongAdder();
+
+	private final Recorder queueWait = new Recorder(SIGNIFICANT_DIGITS);
+
+	private final Recorder service = new Recorder(SIGNIFICANT_DIGITS);
+
+	private final Recorder response = new Recorder(SIGNIFICANT_DIGITS);
+
+	// Window state, guarded by this.
+
+	private Totals windowStart = Totals.ZERO;
+
+	private long windowStartNanos;
+
+	private @Nullable Histogram queueWaitInterval;
+
+	private @Nullable Histogram serviceInterval;
+
+	private @Nullable Histogram responseInterval;
+
+	private @Nullable Double waitComputeRatio;
+
+	private PoolRecorder(Builder builder) {
+		this.clock = builder.clock;
+		this.cpuClock = (builder.cpuSampleEvery > 0) ? builder.cpuClock : null;
+		this.timingSampleEvery = builder.timingSampleEvery;
+		this.cpuSampleEvery = builder.cpuSampleEvery;
+		this.processors = builder.processors;
+		this.targetCpuUtilization = builder.targetCpuUtilization;
+		this.windowStartNanos = this.clock.nanoTime();
+	}
+
+	/**
+	 * Return a builder with the defaults: the system clock, every task timed, CPU time
+	 * sampled on one task in 16, all available processors and a target CPU utilization of
+	 * 1.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Count a task as submitted and, when it is to be timed, wrap it so that it carries
+	 * its submit time.
+	 * @param task the task as submitted
+	 * @return the task to hand to the pool
+	 */
+	public Runnable accept(Runnable task) {
+		this.submitted.increment();
+		if (this.timingSampleEvery == 1 || ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
+			return new TimedTask(task, this.clock.nanoTime(), this);
+		}
+		return task;
+	}
+
+	/**
+	 * Count a task that the pool refused.
+	 */
+	public void taskRejected() {
+		this.rejected.increment();
+	}
+
+	/**
+	 * Count queued tasks that were handed back without running, at {@code shutdownNow()}.
+	 * @param tasks how many
+	 */
+	public void tasksAbandoned(int tasks) {
+		this.abandoned.add(tasks);
+	}
+
+	/**
+	 * Count the end of a task that ran without a {@link TimedTask} wrapper.
+	 * @param task the task as it ran
+	 * @param thrown what the task threw, if anything
+	 */
+	public void untimedTaskFinished(Runnable task, @Nullable Throwable thrown) {
+		countFinished(thrown != null || failedFuture(task));
+	}
+
+	long now() {
+		return this.clock.nanoTime();
+	}
+
+	/**
+	 * Return the current thread's CPU time if this task is one to sample, else -1.
+	 */
+	long cpuSampleStart() {
+		NanoClock cpu = this.cpuClock;
+		if (cpu == null || (this.cpuSampleEvery > 1 && ThreadLocalRandom.current().nextInt(this.cpuSampleEvery) != 0)) {
+			return -1;
+		}
+		return cpu.nanoTime();
+	}
+
+	void timedTaskFinished(long submittedAt, long startedAt, long cpuStart, boolean failed) {
+		long endedAt = this.clock.nanoTime();
+		long wait = Math.max(0, startedAt - submittedAt);
+		long serviceTime = Math.max(0, endedAt - startedAt);
+		if (cpuStart >= 0) {
+			this.sampledCpuNanos.add(Math.max(0, this.cpuClock.nanoTime() - cpuStart));
+			this.sampledServiceNanos.add(serviceTime);
+		}
+		this.queueWaitNanos.add(wait);
+		this.serviceNanos.add(serviceTime);
+		this.timed.increment();
+		this.queueWait.recordValue(wait);
+		this.service.recordValue(serviceTime);
+		this.response.recordValue(wait + serviceTime);
+		countFinished(failed);
+	}
+
+	private void countFinished(boolean failed) {
+		(failed ? this.failed : this.completed).increment();
+	}
+
+	/**
+	 * Return whether a task that ran without throwing is a future that failed: it
+	 * completed exceptionally or was cancelled.
+	 */
+	static boolean failedFuture(Runnable task) {
+		if (!(task instanceof Future<?> future) || !future.isDone()) {
+			return false;
+		}
+		if (future.isCancelled()) {
+			return true;
+		}
+		try {
+			future.get();
+			return false;
+		}
+		catch (ExecutionException ex) {
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/**
+	 * Return the cumulative task counts.
+	 * @return the counts so far
+	 */
+	public TaskCounts taskCounts() {
+		return Totals.read(this).counts();
+	}
+
+	/**
+	 * Close the current window and describe it. Each call starts a new window, so one
+	 * caller (the pool's sampler) should take snapshots and share them.
+	 * @param pool the pool's name
+	 * @param sizes the pool's sizes now
+	 * @return the closed window's snapshot
+	 */
+	public synchronized PoolSnapshot snapshot(String pool, Sizes sizes) {
+		long now = this.clock.nanoTime();
+		Totals totals = Totals.read(this);
+		Totals window = totals.minus(this.windowStart);
+		double seconds = Math.max(1, now - this.windowStartNanos) / NANOS_PER_SECOND;
+		this.windowStart = totals;
+		this.windowStartNanos = now;
+		this.queueWaitInterval = this.queueWait.getIntervalHistogram(this.queueWaitInterval);
+		this.serviceInterval = this.service.getIntervalHistogram(this.serviceInterval);
+		this.responseInterval = this.response.getIntervalHistogram(this.responseInterval);
+		Latency queueWait = latency(this.queueWaitInterval, window.queueWaitNanos, window.timed);
+		Latency service = latency(this.serviceInterval, window.serviceNanos, window.timed);
+		Latency response = latency(this.responseInterval, window.queueWaitNanos + window.serviceNanos, window.timed);
+		if (window.sampledCpuNanos > 0) {
+			this.waitComputeRatio = Math.max(0,
+					(window.sampledServiceNanos - window.sampledCpuNanos) / (double) window.sampledCpuNanos);
+		}
+		long arrivals = window.submitted;
+		long completions = window.completed + window.failed;
+		LittlesLaw littlesLaw = littlesLaw(arrivals / seconds, completions / seconds, queueWait, service, response);
+		return new PoolSnapshot(pool, seconds, sizes, totals.counts(), arrivals, completions, queueWait, service,
+				response, littlesLaw);
+	}
+
+	private LittlesLaw littlesLaw(double arrivalRate, double throughput, Latency queueWait, Latency service,
+			Latency response) {
+		double responseSeconds = response.meanMs() / 1000;
+		// Little's law: L = λ·W, with the measured throughput standing for λ.
+		double concurrency = throughput * responseSeconds;
+		double busyThreads = throughput * service.meanMs() / 1000;
+		double deadTimeRatio = (response.meanMs() > 0) ? queueWait.meanMs() / response.meanMs() : 0;
+		Double waitCompute = this.waitComputeRatio;
+		// Goetz: N = Ncpu · U · (1 + W/C).
+		Integer goetz = (waitCompute != null)
+				? (int) Math.ceil(this.processors * this.targetCpuUtilization * (1 + waitCompute)) : null;
+		return new LittlesLaw(arrivalRate, throughput, service.meanMs(), queueWait.meanMs(), response.meanMs(),
+				response.p99Ms(), concurrency, busyThreads, deadTimeRatio, concurrency / this.processors, waitCompute,
+				goetz);
+	}
+
+	private static Latency latency(Histogram histogram, long sumNanos, long count) {
+		if (count == 0) {
+			return Latency.NONE;
+		}
+		return new Latency(sumNanos / NANOS_PER_MILLI / count, millis(histogram.getValueAtPercentile(50)),
+				millis(histogram.getValueAtPercentile(90)), millis(histogram.getValueAtPercentile(99)),
+				millis(histogram.getMaxValue()));
+	}
+
+	private static double millis(long nanos) {
+		return nanos / NANOS_PER_MILLI;
+	}
+
+	/**
+	 * The recorder's cumulative sums at one moment.
+	 */
+	private record Totals(long submitted, long completed, long failed, long rejected, long abandoned, long timed,
+			long queueWaitNanos, long serviceNanos, long sampledServiceNanos, long sampledCpuNanos) {
+
+		static final Totals ZERO = new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+		static Totals read(PoolRecorder recorder) {
+			// Ends are read before submits so that a task racing the read is never
+			// counted
+			// as finished without having been submitted.
+			long completed = recorder.completed.sum();
+			long failed = recorder.failed.sum();
+			long rejected = recorder.rejected.sum();
+			long abandoned = recorder.abandoned.sum();
+			return new Totals(recorder.submitted.sum(), completed, failed, rejected, abandoned, recorder.timed.sum(),
+					recorder.queueWaitNanos.sum(), recorder.serviceNanos.sum(), recorder.sampledServiceNanos.sum(),
+					recorder.sampledCpuNanos.sum());
+		}
+
+		Totals minus(Totals start) {
+			return new Totals(this.submitted - start.submitted, this.completed - start.completed,
+					this.failed - start.failed, this.rejected - start.rejected, this.abandoned - start.abandoned,
+					this.timed - start.timed, this.queueWaitNanos - start.queueWaitNanos,
+					this.serviceNanos - start.serviceNanos, this.sampledServiceNanos - start.sampledServiceNanos,
+					this.sampledCpuNanos - start.sampledCpuNanos);
+		}
+
+		TaskCounts counts() {
+			return new TaskCounts(this.submitted, this.completed, this.failed, this.rejected, this.abandoned);
+		}
+
+	}
+
+	/**
+	 * Builds a {@link PoolRecorder}.
+	 */
+	public static final class Builder {
+
+		private NanoClock clock = NanoClock.SYSTEM;
+
+		private @Nullable NanoClock cpuClock = systemCpuClock();
+
+		private int timingSampleEvery = 1;
+
+		private int cpuSampleEvery = 16;
+
+		private int processors = Runtime.getRuntime().availableProcessors();
+
+		private double targetCpuUtilization = 1.0;
+
+		private Builder() {
+		}
+
+		/**
+		 * Set the clock that timestamps tasks and windows.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(NanoClock clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Set the clock that reads the current thread's CPU time, in nanoseconds.
+		 * @param cpuClock the CPU clock
+		 * @return this builder
+		 */
+		public Builder cpuClock(NanoClock cpuClock) {
+			this.cpuClock = cpuClock;
+			return this;
+		}
+
+		/**
+		 * Time one task in {@code every} (1, the default, times every task). Counts stay
+		 * exact whatever the value.
+		 * @param every the sampling interval, at least 1
+		 * @return this builder
+		 */
+		public Builder timingSampleEvery(int every) {
+			if (every < 1) {
+				throw new IllegalArgumentException("timingSampleEvery must be at least 1 but was " + every);
+			}
+			this.timingSampleEvery = every;
+			return this;
+		}
+
+		/**
+		 * Read the thread CPU time of one timed task in {@code every}; 0 turns CPU
+		 * sampling off.
+		 * @param every the sampling interval, 0 or more
+		 * @return this builder
+		 */
+		public Builder cpuSampleEvery(int every) {
+			if (every < 0) {
+				throw new IllegalArgumentException("cpuSampleEvery must be 0 (off) or more but was " + every);
+			}
+			this.cpuSampleEvery = every;
+			return this;
+		}
+
+		/**
+		 * Set the processor count used by the per-CPU and Goetz figures.
+		 * @param processors the number of processors, at least 1
+		 * @return this builder
+		 */
+		public Builder processors(int processors) {
+			if (processors < 1) {
+				throw new IllegalArgumentException("processors must be at least 1 but was " + processors);
+			}
+			this.processors = processors;
+			return this;
+		}
+
+		/**
+		 * Set the CPU utilization the Goetz recommendation aims for.
+		 * @param utilization a fraction in (0, 1]
+		 * @return this builder
+		 */
+		public Builder targetCpuUtilization(double utilization) {
+			if (!(utilization > 0 && utilization <= 1)) {
+				throw new IllegalArgumentException("targetCpuUtilization must be in (0, 1] but was " + utilization);
+			}
+			this.targetCpuUtilization = utilization;
+			return this;
+		}
+
+		/**
+		 * Build the recorder; its first window starts now.
+		 * @return a new recorder
+		 */
+		public PoolRecorder build() {
+			return new PoolRecorder(this);
+		}
+
+		private static @Nullable NanoClock systemCpuClock() {
+			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+			if (!threads.isCurrentThreadCpuTimeSupported()) {
+				return null;
+			}
+			if (!threads.isThreadCpuTimeEnabled()) {
+				threads.setThreadCpuTimeEnabled(true);
+			}
+			return threads::getCurrentThreadCpuTime;
+		}
+
+	}
+
+}

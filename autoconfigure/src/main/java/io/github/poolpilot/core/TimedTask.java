@@ -1,0 +1,52 @@
+package io.github.poolpilot.core;
+
+/**
+ * A task on its way through a managed pool, carrying its own submit time so that the pool
+ * needs no per-task map.
+ *
+ * @author poolpilot authors
+ */
+final class TimedTask implements Runnable {
+
+	private final Runnable task;
+
+	private final long submittedAt;
+
+	private final PoolRecorder recorder;
+
+	TimedTask(Runnable task, long submittedAt, PoolRecorder recorder) {
+		this.task = task;
+		this.submittedAt = submittedAt;
+		this.recorder = recorder;
+	}
+
+	@Override
+	public void run() {
+		PoolRecorder recorder = this.recorder;
+		long cpuStart = recorder.cpuSampleStart();
+		long startedAt = recorder.now();
+		boolean failed = true;
+		try {
+			this.task.run();
+			failed = PoolRecorder.failedFuture(this.task);
+		}
+		finally {
+			recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failed);
+		}
+	}
+
+	/**
+	 * Return the task as it was submitted.
+	 * @param task a task taken from a managed pool's queue
+	 * @return the submitted task
+	 */
+	static Runnable unwrap(Runnable task) {
+		return (task instanceof TimedTask timed) ? timed.task : task;
+	}
+
+	@Override
+	public String toString() {
+		return this.task.toString();
+	}
+
+}

@@ -1,0 +1,247 @@
+package io.github.poolpilot.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.PoolRejectedException.Reason;
+import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link ManagedExecutor} on real threads.
+ *
+ * @author poolpilot authors
+ */
+class ManagedExecutorTests {
+
+	private final List<ManagedExecutor> pools = new ArrayList<>();
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	@AfterEach
+	void shutDown() throws InterruptedException {
+		this.release.countDown();
+		for (ManagedExecutor pool : this.pools) {
+			pool.shutdownNow();
+			assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
+	@Test
+	void figuresAgreeWithAKnownBlockingWorkload() {
+		// 4 threads, 50 ms blocking tasks: X = 4 / 0.05 s = 80/s and X·S = 4 busy
+		// threads.
+		ManagedExecutor pool = pool(4, 4, 400);
+		pool.takeSnapshot();
+		for (int i = 0; i < 200; i++) {
+			pool.execute(() -> sleep(Duration.ofMillis(50)));
+		}
+		await().atMost(Duration.ofSeconds(30)).until(() -> pool.getCompletedTaskCount() >= 80);
+		PoolSnapshot snapshot = pool.takeSnapshot();
+		LittlesLaw law = snapshot.littlesLaw();
+		assertThat(law.throughput()).isBetween(40.0, 82.0);
+		assertThat(law.meanServiceTimeMs()).isBetween(49.0, 250.0);
+		assertThat(law.busyThreads()).isBetween(3.0, 4.1);
+		assertThat(law.meanQueueWaitMs()).isPositive();
+		assertThat(law.deadTimeRatio()).isBetween(0.0, 1.0);
+		assertThat(law.estimatedConcurrency()).isGreaterThan(law.busyThreads());
+		// Sleeping tasks barely use the CPU: W/C is large and Goetz asks for many
+		// threads.
+		assertThat(law.waitComputeRatio()).isGreaterThan(10.0);
+		assertThat(law.recommendedThreads()).isGreaterThan(20);
+		assertThat(snapshot.sizes().poolSize()).isEqualTo(4);
+		assertThat(snapshot.sizes().queueCapacity()).isEqualTo(400);
+	}
+
+	@Test
+	void aFullPoolRejectsWithThePoolNameReasonAndRetryAfter() {
+		ManagedExecutor pool = pool(1, 1, 1);
+		pool.execute(this::awaitRelease);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(this::awaitRelease))
+			.satisfies((ex) -> {
+				assertThat(ex.getPool()).isEqualTo("test");
+				assertThat(ex.getReason()).isEqualTo(Reason.QUEUE_FULL);
+				assertThat(ex.getRetryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+				assertThat(ex).hasMessageContaining("'test'").hasMessageContaining("queue full");
+			});
+		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(1);
+		pool.shutdown();
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(() -> {
+		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.SHUTDOWN));
+		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(2);
+	}
+
+	@Test
+	void retryAfterIsTheTimeTheMeasuredThroughputNeedsToDrainTheQueue() {
+		FakeClock clock = new FakeClock();
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+			.recorder(PoolRecorder.builder().clock(clock).build())
+			.build());
+		pool.execute(() -> {
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getCompletedTaskCount() == 1);
+		clock.advance(Duration.ofMillis(500));
+		assertThat(pool.takeSnapshot().littlesLaw().throughput()).isEqualTo(2.0);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		for (int i = 0; i < 10; i++) {
+			pool.execute(this::awaitRelease);
+		}
+		// 10 queued at 2 per second drain in 5 s.
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(this::awaitRelease))
+			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void theUsersRejectionPolicyIsKeptAndSeesTheTaskAsSubmitted() {
+		ManagedExecutor pool = pool(1, 1, 1);
+		AtomicReference<Runnable> seen = new AtomicReference<>();
+		pool.setRejectedExecutionHandler((task, executor) -> seen.set(task));
+		assertThat(pool.getRejectedExecutionHandler()).isNotInstanceOf(ThreadPoolExecutor.AbortPolicy.class);
+		pool.execute(this::awaitRelease);
+		pool.execute(this::awaitRelease);
+		Runnable third = () -> {
+		};
+		pool.execute(third);
+		assertThat(seen.get()).isSameAs(third);
+		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(1);
+	}
+
+	@Test
+	void callerRunsPolicyRunsTheTaskInTheCallerAndCountsItRejected() {
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 1)
+			.rejectionPolicy(new ThreadPoolExecutor.CallerRunsPolicy())
+			.build());
+		pool.execute(this::awaitRelease);
+		pool.execute(this::awaitRelease);
+		AtomicReference<Thread> ranOn = new AtomicReference<>();
+		pool.execute(() -> ranOn.set(Thread.currentThread()));
+		assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+		this.release.countDown();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getRecorder().taskCounts()).isEqualTo(new TaskCounts(3, 2, 0, 1, 0)));
+	}
+
+	@Test
+	void failuresAreCountedWhetherThrownOrHeldInAFuture() throws InterruptedException {
+		ManagedExecutor pool = pool(2, 2, 10);
+		pool.execute(() -> {
+			throw new IllegalStateException("boom");
+		});
+		Future<Object> future = pool.submit(() -> {
+			throw new Exception("boom");
+		});
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(future::get).withMessageContaining("boom");
+		pool.submit(() -> "fine");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getRecorder().taskCounts()).isEqualTo(new TaskCounts(3, 1, 2, 0, 0)));
+	}
+
+	@Test
+	void shutdownNowHandsBackQueuedTasksAsSubmittedAndCountsThemAbandoned() {
+		ManagedExecutor pool = pool(1, 1, 5);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		Runnable queued = () -> {
+		};
+		pool.execute(queued);
+		pool.execute(queued);
+		assertThat(pool.shutdownNow()).containsExactly(queued, queued);
+		await().atMost(Duration.ofSeconds(10)).until(pool::isTerminated);
+		TaskCounts counts = pool.getRecorder().taskCounts();
+		assertThat(counts.abandoned()).isEqualTo(2);
+		assertThat(counts.submitted())
+			.isEqualTo(counts.completed() + counts.failed() + counts.rejected() + counts.abandoned());
+	}
+
+	@Test
+	void resizeGrowsMaximumFirstAndShrinksCoreFirst() {
+		ManagedExecutor pool = pool(2, 2, 10);
+		pool.resize(8, 10);
+		assertThat(pool.getCorePoolSize()).isEqualTo(8);
+		assertThat(pool.getMaximumPoolSize()).isEqualTo(10);
+		pool.resize(1, 1);
+		assertThat(pool.getCorePoolSize()).isEqualTo(1);
+		assertThat(pool.getMaximumPoolSize()).isEqualTo(1);
+		pool.resize(3, 5);
+		assertThat(pool.sizes().corePoolSize()).isEqualTo(3);
+		assertThat(pool.sizes().maxPoolSize()).isEqualTo(5);
+	}
+
+	@Test
+	void resizeOutsideTheBoundsNamesTheFieldAndBoundAndChangesNothing() {
+		ManagedExecutor pool = track(ManagedExecutor.builder("talk", new PoolBounds(2, 10), 10).sizes(4, 6).build());
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(1, 6))
+			.withMessage("corePoolSize 1 of pool 'talk' is below its min-threads 2 (allowed: 2 to 10)")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(4, 11))
+			.withMessage("maxPoolSize 11 of pool 'talk' is above its max-threads 10 (allowed: 2 to 10)")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(8, 5))
+			.withMessage("corePoolSize 8 of pool 'talk' must not be greater than maxPoolSize 5");
+		assertThat(pool.getCorePoolSize()).isEqualTo(4);
+		assertThat(pool.getMaximumPoolSize()).isEqualTo(6);
+	}
+
+	@Test
+	void buildingWithSizesOutsideTheBoundsFails() {
+		assertThatExceptionOfType(InvalidPoolSizeException.class)
+			.isThrownBy(() -> ManagedExecutor.builder("talk", new PoolBounds(2, 10), 10).sizes(2, 20).build())
+			.withMessageContaining("maxPoolSize 20 of pool 'talk' is above its max-threads 10");
+		assertThatIllegalArgumentException().isThrownBy(() -> ManagedExecutor.builder("talk", new PoolBounds(2, 10), 0))
+			.withMessage("queue-capacity of pool 'talk' must be at least 1 but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> new PoolBounds(5, 4))
+			.withMessage("max-threads must be at least min-threads (5) but was 4");
+	}
+
+	@Test
+	void threadsAreNamedAfterThePool() throws Exception {
+		ManagedExecutor pool = pool(1, 1, 1);
+		assertThat(pool.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS)).isEqualTo("test-1");
+	}
+
+	private ManagedExecutor pool(int core, int max, int queueCapacity) {
+		return track(ManagedExecutor.builder("test", new PoolBounds(1, 16), queueCapacity).sizes(core, max).build());
+	}
+
+	private ManagedExecutor track(ManagedExecutor pool) {
+		this.pools.add(pool);
+		return pool;
+	}
+
+	private void awaitRelease() {
+		try {
+			this.release.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,199 @@
+package io.github.poolpilot.core;
+
+import java.util.concurrent.FutureTask;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.core.PoolSnapshot.Sizes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Tests for {@link PoolRecorder}, driven by a {@link FakeClock} so that every figure is
+ * known exactly.
+ *
+ * @author poolpilot authors
+ */
+class PoolRecorderTests {
+
+	private static final Sizes SIZES = new Sizes(4, 4, 4, 0, 0, 10, 1, 8);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final FakeClock cpuClock = new FakeClock();
+
+	@Test
+	void snapshotDerivesRatesTimesAndLittlesLawFiguresFromTheWindow() {
+		PoolRecorder recorder = recorder(1);
+		// Four tasks: each queues 10 ms, then runs 40 ms of which 10 ms on the CPU.
+		for (int i = 0; i < 4; i++) {
+			Runnable task = recorder.accept(() -> {
+				this.cpuClock.advanceMillis(10);
+				this.clock.advanceMillis(40);
+			});
+			this.clock.advanceMillis(10);
+			task.run();
+		}
+		recorder.accept(() -> {
+		});
+		recorder.taskRejected();
+		this.clock.advanceMillis(800);
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		assertThat(snapshot.windowSeconds()).isEqualTo(1.0);
+		assertThat(snapshot.windowArrivals()).isEqualTo(5);
+		assertThat(snapshot.windowCompletions()).isEqualTo(4);
+		assertThat(snapshot.tasks()).isEqualTo(new PoolSnapshot.TaskCounts(5, 4, 0, 1, 0));
+		assertThat(snapshot.queueWait().meanMs()).isEqualTo(10.0);
+		assertThat(snapshot.serviceTime().meanMs()).isEqualTo(40.0);
+		assertThat(snapshot.responseTime().meanMs()).isEqualTo(50.0);
+		LittlesLaw law = snapshot.littlesLaw();
+		assertThat(law.arrivalRate()).isEqualTo(5.0);
+		assertThat(law.throughput()).isEqualTo(4.0);
+		assertThat(law.meanServiceTimeMs()).isEqualTo(40.0);
+		assertThat(law.meanQueueWaitMs()).isEqualTo(10.0);
+		assertThat(law.meanResponseTimeMs()).isEqualTo(50.0);
+		assertThat(law.estimatedConcurrency()).isCloseTo(0.2, within(1e-12));
+		assertThat(law.busyThreads()).isCloseTo(0.16, within(1e-12));
+		assertThat(law.deadTimeRatio()).isCloseTo(0.2, within(1e-12));
+		assertThat(law.concurrencyPerCpu()).isCloseTo(0.1, within(1e-12));
+		assertThat(law.waitComputeRatio()).isEqualTo(3.0);
+		// Goetz: 2 CPUs · 1.0 · (1 + 3) = 8.
+		assertThat(law.recommendedThreads()).isEqualTo(8);
+		assertThat(snapshot.sizes()).isEqualTo(SIZES);
+	}
+
+	@Test
+	void percentilesComeFromTheWindowsDistributionWithinOnePercent() {
+		PoolRecorder recorder = recorder(1);
+		for (int i = 1; i <= 100; i++) {
+			long serviceMillis = i;
+			Runnable task = recorder.accept(() -> this.clock.advanceMillis(serviceMillis));
+			task.run();
+		}
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		assertThat(snapshot.serviceTime().meanMs()).isEqualTo(50.5);
+		assertThat(snapshot.serviceTime().p50Ms()).isCloseTo(50, within(0.5));
+		assertThat(snapshot.serviceTime().p90Ms()).isCloseTo(90, within(0.9));
+		assertThat(snapshot.serviceTime().p99Ms()).isCloseTo(99, within(0.99));
+		assertThat(snapshot.serviceTime().maxMs()).isCloseTo(100, within(1.0));
+		assertThat(snapshot.littlesLaw().p99ResponseTimeMs()).isEqualTo(snapshot.responseTime().p99Ms());
+	}
+
+	@Test
+	void eachSnapshotStartsANewWindowButKeepsTheLastKnownWaitComputeRatio() {
+		PoolRecorder recorder = recorder(1);
+		Runnable task = recorder.accept(() -> {
+			this.cpuClock.advanceMillis(5);
+			this.clock.advanceMillis(20);
+		});
+		task.run();
+		this.clock.advanceMillis(980);
+		recorder.snapshot("talk", SIZES);
+		this.clock.advanceMillis(2000);
+		PoolSnapshot idle = recorder.snapshot("talk", SIZES);
+		assertThat(idle.windowSeconds()).isEqualTo(2.0);
+		assertThat(idle.windowArrivals()).isZero();
+		assertThat(idle.windowCompletions()).isZero();
+		assertThat(idle.responseTime()).isEqualTo(PoolSnapshot.Latency.NONE);
+		assertThat(idle.littlesLaw().throughput()).isZero();
+		assertThat(idle.littlesLaw().deadTimeRatio()).isZero();
+		assertThat(idle.littlesLaw().waitComputeRatio()).isEqualTo(3.0);
+		assertThat(idle.tasks().completed()).isEqualTo(1);
+	}
+
+	@Test
+	void waitComputeRatioIsUnknownWhenCpuSamplingIsOff() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).cpuSampleEvery(0).processors(2).build();
+		Runnable task = recorder.accept(() -> this.clock.advanceMillis(20));
+		task.run();
+		LittlesLaw law = recorder.snapshot("talk", SIZES).littlesLaw();
+		assertThat(law.waitComputeRatio()).isNull();
+		assertThat(law.recommendedThreads()).isNull();
+	}
+
+	@Test
+	void goetzRecommendationHonoursTheTargetUtilization() {
+		PoolRecorder recorder = PoolRecorder.builder()
+			.clock(this.clock)
+			.cpuClock(this.cpuClock)
+			.cpuSampleEvery(1)
+			.processors(2)
+			.targetCpuUtilization(0.5)
+			.build();
+		Runnable task = recorder.accept(() -> {
+			this.cpuClock.advanceMillis(2);
+			this.clock.advanceMillis(1490);
+		});
+		task.run();
+		LittlesLaw law = recorder.snapshot("talk", SIZES).littlesLaw();
+		assertThat(law.waitComputeRatio()).isEqualTo(744.0);
+		// 2 · 0.5 · (1 + 744) = 745.
+		assertThat(law.recommendedThreads()).isEqualTo(745);
+	}
+
+	@Test
+	void tasksThatThrowOrWhoseFutureFailsAreCountedAsFailed() {
+		PoolRecorder recorder = recorder(1);
+		Runnable throwing = recorder.accept(() -> {
+			throw new IllegalStateException("boom");
+		});
+		assertThatIllegalStateException().isThrownBy(throwing::run);
+		FutureTask<Object> failingFuture = new FutureTask<>(() -> {
+			throw new Exception("boom");
+		});
+		recorder.accept(failingFuture).run();
+		FutureTask<Object> cancelled = new FutureTask<>(() -> "never");
+		Runnable queuedCancelled = recorder.accept(cancelled);
+		cancelled.cancel(false);
+		queuedCancelled.run();
+		recorder.accept(new FutureTask<>(() -> "fine")).run();
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(4, 1, 3, 0, 0));
+	}
+
+	@Test
+	void sampledTimingKeepsCountsExact() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).timingSampleEvery(8).build();
+		int timed = 0;
+		for (int i = 0; i < 1000; i++) {
+			Runnable task = recorder.accept(() -> this.clock.advanceMillis(1));
+			if (task instanceof TimedTask) {
+				timed++;
+				task.run();
+			}
+			else {
+				task.run();
+				recorder.untimedTaskFinished(task, null);
+			}
+		}
+		assertThat(timed).isBetween(50, 250);
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		assertThat(snapshot.tasks()).isEqualTo(new PoolSnapshot.TaskCounts(1000, 1000, 0, 0, 0));
+		assertThat(snapshot.serviceTime().meanMs()).isEqualTo(1.0);
+	}
+
+	@Test
+	void invalidSettingsAreRefusedWithTheirAllowedRange() {
+		assertThatIllegalArgumentException().isThrownBy(() -> PoolRecorder.builder().timingSampleEvery(0))
+			.withMessage("timingSampleEvery must be at least 1 but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> PoolRecorder.builder().cpuSampleEvery(-1))
+			.withMessage("cpuSampleEvery must be 0 (off) or more but was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> PoolRecorder.builder().targetCpuUtilization(1.5))
+			.withMessage("targetCpuUtilization must be in (0, 1] but was 1.5");
+		assertThatIllegalArgumentException().isThrownBy(() -> PoolRecorder.builder().processors(0))
+			.withMessage("processors must be at least 1 but was 0");
+	}
+
+	private PoolRecorder recorder(int cpuSampleEvery) {
+		return PoolRecorder.builder()
+			.clock(this.clock)
+			.cpuClock(this.cpuClock)
+			.cpuSampleEvery(cpuSampleEvery)
+			.processors(2)
+			.build();
+	}
+
+}

@@ -1,0 +1,36 @@
+package io.github.poolpilot.sample;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link SampleApplication} started on its embedded defaults.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class SampleApplicationTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void startsOnEmbeddedDefaultsAndReportsHealthUp() {
+		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/actuator/health")
+			.retrieve()
+			.toEntity(String.class);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).contains("\"status\":\"UP\"");
+	}
+
+}
