@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +39,8 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 
 	private final PoolRecorder recorder;
 
+	private final @Nullable UnaryOperator<Runnable> taskDecorator;
+
 	private volatile PoolBounds bounds;
 
 	private volatile RejectedExecutionHandler rejectionPolicy;
@@ -54,6 +57,7 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		this.name = builder.name;
 		this.queueCapacity = builder.queueCapacity;
 		this.recorder = builder.recorder;
+		this.taskDecorator = builder.taskDecorator;
 		this.bounds = builder.bounds;
 		this.rejectionPolicy = (builder.rejectionPolicy != null) ? builder.rejectionPolicy : new Abort();
 		allowCoreThreadTimeOut(builder.allowCoreThreadTimeOut);
@@ -73,7 +77,8 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	@Override
 	public void execute(Runnable command) {
 		Objects.requireNonNull(command, "command must not be null");
-		super.execute(this.recorder.accept(command));
+		UnaryOperator<Runnable> decorator = this.taskDecorator;
+		super.execute(this.recorder.accept(command, (decorator != null) ? decorator.apply(command) : command));
 	}
 
 	@Override
@@ -311,6 +316,8 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 
 		private PoolRecorder recorder;
 
+		private @Nullable UnaryOperator<Runnable> taskDecorator;
+
 		protected Builder(String name, PoolBounds bounds, int queueCapacity) {
 			if (queueCapacity < 1) {
 				throw new IllegalArgumentException(
@@ -376,6 +383,19 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		 */
 		public Builder rejectionPolicy(RejectedExecutionHandler rejectionPolicy) {
 			this.rejectionPolicy = rejectionPolicy;
+			return this;
+		}
+
+		/**
+		 * Set a decorator applied to every submitted task before it is queued, such as
+		 * Spring's {@code TaskDecorator} that propagates context. The decorated task is
+		 * what runs; the submitted one is what {@code shutdownNow()} hands back and whose
+		 * outcome is counted.
+		 * @param taskDecorator the decorator
+		 * @return this builder
+		 */
+		public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
+			this.taskDecorator = taskDecorator;
 			return this;
 		}
 

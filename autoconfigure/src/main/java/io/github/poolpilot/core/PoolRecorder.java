@@ -120,11 +120,22 @@ public final class PoolRecorder {
 	 * @return the task to hand to the pool
 	 */
 	public Runnable accept(Runnable task) {
+		return accept(task, task);
+	}
+
+	/**
+	 * Count a task as submitted and, when it is to be timed, wrap it so that it carries
+	 * its submit time.
+	 * @param submitted the task as submitted, whose outcome is counted
+	 * @param decorated what is to run: the submitted task as a task decorator wrapped it
+	 * @return the task to hand to the pool
+	 */
+	public Runnable accept(Runnable submitted, Runnable decorated) {
 		this.submitted.increment();
 		if (this.timingSampleEvery == 1 || ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
-			return new TimedTask(task, this.clock.nanoTime(), this);
+			return new TimedTask(submitted, decorated, this.clock.nanoTime(), this);
 		}
-		return task;
+		return decorated;
 	}
 
 	/**

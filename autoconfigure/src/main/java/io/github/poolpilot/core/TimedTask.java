@@ -8,13 +8,23 @@ package io.github.poolpilot.core;
  */
 final class TimedTask implements Runnable {
 
+	private final Runnable submitted;
+
 	private final Runnable task;
 
 	private final long submittedAt;
 
 	private final PoolRecorder recorder;
 
-	TimedTask(Runnable task, long submittedAt, PoolRecorder recorder) {
+	/**
+	 * Wrap a task.
+	 * @param submitted the task as submitted, whose outcome counts
+	 * @param task what runs: the submitted task, or what a task decorator made of it
+	 * @param submittedAt the submit time
+	 * @param recorder the recorder to report to
+	 */
+	TimedTask(Runnable submitted, Runnable task, long submittedAt, PoolRecorder recorder) {
+		this.submitted = submitted;
 		this.task = task;
 		this.submittedAt = submittedAt;
 		this.recorder = recorder;
@@ -28,7 +38,7 @@ final class TimedTask implements Runnable {
 		boolean failed = true;
 		try {
 			this.task.run();
-			failed = PoolRecorder.failedFuture(this.task);
+			failed = PoolRecorder.failedFuture(this.submitted);
 		}
 		finally {
 			recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failed);
@@ -41,12 +51,12 @@ final class TimedTask implements Runnable {
 	 * @return the submitted task
 	 */
 	static Runnable unwrap(Runnable task) {
-		return (task instanceof TimedTask timed) ? timed.task : task;
+		return (task instanceof TimedTask timed) ? timed.submitted : task;
 	}
 
 	@Override
 	public String toString() {
-		return this.task.toString();
+		return this.submitted.toString();
 	}
 
 }

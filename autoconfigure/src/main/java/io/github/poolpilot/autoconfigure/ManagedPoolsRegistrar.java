@@ -1,0 +1,89 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Measurement;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRecorder;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.task.ManagedTaskExecutor;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
+import org.springframework.util.Assert;
+
+/**
+ * Registers one {@link ManagedTaskExecutor} bean per entry of {@code poolpilot.pools},
+ * named after it so that {@code @Qualifier("talk")} and {@code @Async("talk")} find it.
+ * The configuration is checked first, so that a bad value fails start-up before any pool
+ * exists.
+ *
+ * @author poolpilot authors
+ */
+class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+
+	private @Nullable Environment environment;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		Assert.state(this.environment != null, "Environment not set");
+		PoolpilotProperties properties = Binder.get(this.environment)
+			.bindOrCreate("poolpilot", PoolpilotProperties.class);
+		PoolpilotPropertiesValidator.validate(properties);
+		Map<String, Integer> initialSizes = initialSizes(properties);
+		properties.getPools().forEach((name, pool) -> {
+			RootBeanDefinition definition = new RootBeanDefinition(ManagedTaskExecutor.class, () -> createPool(name,
+					pool, initialSizes.get(name), properties.getMeasurement(), (BeanFactory) registry));
+			registry.registerBeanDefinition(name, definition);
+		});
+	}
+
+	/**
+	 * Start each pool at its weighted share of the budget, within its bounds.
+	 */
+	static Map<String, Integer> initialSizes(PoolpilotProperties properties) {
+		int budget = properties.effectiveBudget();
+		int totalWeight = properties.getPools().values().stream().mapToInt(Pool::getWeight).sum();
+		Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+		properties.getPools().forEach((name, pool) -> {
+			int share = (int) ((long) budget * pool.getWeight() / totalWeight);
+			sizes.put(name, new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()).clamp(share));
+		});
+		return sizes;
+	}
+
+	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize, Measurement measurement,
+			BeanFactory beanFactory) {
+		ThreadPoolTaskExecutorBuilder builder = beanFactory.getBeanProvider(ThreadPoolTaskExecutorBuilder.class)
+			.getIfAvailable(ThreadPoolTaskExecutorBuilder::new);
+		ManagedTaskExecutor executor = builder.corePoolSize(initialSize)
+			.maxPoolSize(initialSize)
+			.queueCapacity(pool.getQueueCapacity())
+			.keepAlive(pool.getKeepAlive())
+			.threadNamePrefix(name + "-")
+			.awaitTermination(true)
+			.awaitTerminationPeriod(pool.getAwaitTermination())
+			.build(ManagedTaskExecutor.class);
+		executor.setBounds(new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()));
+		executor.setRecorder(PoolRecorder.builder()
+			.timingSampleEvery(measurement.getTimingSampleEvery())
+			.cpuSampleEvery(measurement.getCpuSampleEvery()));
+		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
+		return executor;
+	}
+
+}

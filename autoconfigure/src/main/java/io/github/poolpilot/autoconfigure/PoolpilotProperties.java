@@ -1,0 +1,270 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for poolpilot's managed pools.
+ *
+ * @author poolpilot authors
+ */
+@ConfigurationProperties("poolpilot")
+public class PoolpilotProperties {
+
+	private final Budget budget = new Budget();
+
+	private final Tuning tuning = new Tuning();
+
+	private final Measurement measurement = new Measurement();
+
+	private final Web web = new Web();
+
+	/**
+	 * Pools to create, by bean name.
+	 */
+	private final Map<String, Pool> pools = new LinkedHashMap<>();
+
+	public Budget getBudget() {
+		return this.budget;
+	}
+
+	public Tuning getTuning() {
+		return this.tuning;
+	}
+
+	public Measurement getMeasurement() {
+		return this.measurement;
+	}
+
+	public Web getWeb() {
+		return this.web;
+	}
+
+	public Map<String, Pool> getPools() {
+		return this.pools;
+	}
+
+	/**
+	 * Return the budget in force: the configured one, or the sum of the pools'
+	 * max-threads when none is configured.
+	 * @return the budget's maximum live threads
+	 */
+	public int effectiveBudget() {
+		Integer maxThreads = this.budget.getMaxThreads();
+		return (maxThreads != null) ? maxThreads
+				: Math.max(1, this.pools.values().stream().mapToInt(Pool::getMaxThreads).sum());
+	}
+
+	/**
+	 * The thread budget that all managed pools share.
+	 */
+	public static class Budget {
+
+		/**
+		 * Maximum number of live threads across all managed pools. Defaults to the sum of
+		 * the pools' max-threads.
+		 */
+		private @Nullable Integer maxThreads;
+
+		public @Nullable Integer getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(@Nullable Integer maxThreads) {
+			this.maxThreads = maxThreads;
+		}
+
+	}
+
+	/**
+	 * Self-tuning settings.
+	 */
+	public static class Tuning {
+
+		/**
+		 * Whether the pools tune their own sizes.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * How the pools' tasks are measured.
+	 */
+	public static class Measurement {
+
+		/**
+		 * Length of a measurement window: how often every pool's snapshot is taken.
+		 */
+		private Duration window = Duration.ofSeconds(1);
+
+		/**
+		 * Time one task in this many; 1 times every task. Counts are exact either way.
+		 */
+		private int timingSampleEvery = 1;
+
+		/**
+		 * Read the thread CPU time of one timed task in this many; 0 turns CPU sampling
+		 * off.
+		 */
+		private int cpuSampleEvery = 16;
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+		public int getTimingSampleEvery() {
+			return this.timingSampleEvery;
+		}
+
+		public void setTimingSampleEvery(int timingSampleEvery) {
+			this.timingSampleEvery = timingSampleEvery;
+		}
+
+		public int getCpuSampleEvery() {
+			return this.cpuSampleEvery;
+		}
+
+		public void setCpuSampleEvery(int cpuSampleEvery) {
+			this.cpuSampleEvery = cpuSampleEvery;
+		}
+
+	}
+
+	/**
+	 * How rejected work is answered over HTTP.
+	 */
+	public static class Web {
+
+		/**
+		 * Whether work rejected by a managed pool is answered with a problem response
+		 * (429 or 503 with Retry-After).
+		 */
+		private boolean rejectionHandlerEnabled = true;
+
+		public boolean isRejectionHandlerEnabled() {
+			return this.rejectionHandlerEnabled;
+		}
+
+		public void setRejectionHandlerEnabled(boolean rejectionHandlerEnabled) {
+			this.rejectionHandlerEnabled = rejectionHandlerEnabled;
+		}
+
+	}
+
+	/**
+	 * One managed pool.
+	 */
+	public static class Pool {
+
+		/**
+		 * Smallest size the tuner or a manual change may give the pool.
+		 */
+		private int minThreads = 1;
+
+		/**
+		 * Largest size the tuner or a manual change may give the pool.
+		 */
+		private int maxThreads = 8;
+
+		/**
+		 * Capacity of the pool's queue, fixed at start.
+		 */
+		private int queueCapacity = 100;
+
+		/**
+		 * Share of the budget when pools compete, relative to the other pools' weights.
+		 */
+		private int weight = 1;
+
+		/**
+		 * HTTP status answered when the pool rejects work: 429 or 503.
+		 */
+		private int rejectionStatus = 429;
+
+		/**
+		 * How long an idle thread above the core size lives.
+		 */
+		private Duration keepAlive = Duration.ofSeconds(60);
+
+		/**
+		 * How long shutdown waits for queued and running tasks before cancelling them.
+		 */
+		private Duration awaitTermination = Duration.ofSeconds(30);
+
+		public int getMinThreads() {
+			return this.minThreads;
+		}
+
+		public void setMinThreads(int minThreads) {
+			this.minThreads = minThreads;
+		}
+
+		public int getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(int maxThreads) {
+			this.maxThreads = maxThreads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+		public int getWeight() {
+			return this.weight;
+		}
+
+		public void setWeight(int weight) {
+			this.weight = weight;
+		}
+
+		public int getRejectionStatus() {
+			return this.rejectionStatus;
+		}
+
+		public void setRejectionStatus(int rejectionStatus) {
+			this.rejectionStatus = rejectionStatus;
+		}
+
+		public Duration getKeepAlive() {
+			return this.keepAlive;
+		}
+
+		public void setKeepAlive(Duration keepAlive) {
+			this.keepAlive = keepAlive;
+		}
+
+		public Duration getAwaitTermination() {
+			return this.awaitTermination;
+		}
+
+		public void setAwaitTermination(Duration awaitTermination) {
+			this.awaitTermination = awaitTermination;
+		}
+
+	}
+
+}

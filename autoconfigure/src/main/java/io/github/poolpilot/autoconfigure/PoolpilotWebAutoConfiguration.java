@@ -1,0 +1,37 @@
+package io.github.poolpilot.autoconfigure;
+
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.web.PoolRejectionExceptionHandler;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for answering rejected work over HTTP with 429 or 503 problem
+ * details.
+ *
+ * @author poolpilot authors
+ */
+@AutoConfiguration(after = PoolpilotAutoConfiguration.class)
+@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnClass(ProblemDetail.class)
+@ConditionalOnBooleanProperty(name = "poolpilot.web.rejection-handler-enabled", matchIfMissing = true)
+public final class PoolpilotWebAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	PoolRejectionExceptionHandler poolRejectionExceptionHandler(PoolpilotProperties properties) {
+		return new PoolRejectionExceptionHandler((pool) -> {
+			Pool settings = properties.getPools().get(pool);
+			return (settings != null) ? settings.getRejectionStatus() : 429;
+		});
+	}
+
+}

@@ -1,0 +1,333 @@
+package io.github.poolpilot.task;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRecorder;
+import io.github.poolpilot.core.PoolRegistry;
+
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.util.Assert;
+
+/**
+ * A {@link ThreadPoolTaskExecutor} backed by a {@link ManagedExecutor}: configured like
+ * any {@code ThreadPoolTaskExecutor} (by hand, or through Boot's
+ * {@code ThreadPoolTaskExecutorBuilder.build(ManagedTaskExecutor.class)}), then measured,
+ * bounded by an {@code ArrayBlockingQueue} and resizable within its {@link PoolBounds}.
+ * <p>
+ * Spring's executor keeps its task decorator and a few flags without getters, so this
+ * class keeps its own copy of each as it is set and hands them to the managed executor.
+ * Core and maximum sizes are read from the live pool, so they stay true when the tuner or
+ * the endpoint resizes it.
+ *
+ * @author poolpilot authors
+ */
+public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
+
+	/**
+	 * The queue capacity used unless another is set: Spring's default is unbounded.
+	 */
+	public static final int DEFAULT_QUEUE_CAPACITY = 1000;
+
+	private static final Log logger = LogFactory.getLog(ManagedTaskExecutor.class);
+
+	private @Nullable String poolName;
+
+	private @Nullable PoolBounds bounds;
+
+	private PoolRecorder.Builder recorder = PoolRecorder.builder();
+
+	private @Nullable PoolRegistry registry;
+
+	private @Nullable TaskDecorator taskDecorator;
+
+	private @Nullable RejectedExecutionHandler rejectionPolicy;
+
+	private boolean allowCoreThreadTimeOut;
+
+	private boolean prestartAllCoreThreads;
+
+	private boolean waitForTasksToCompleteOnShutdown;
+
+	private Duration awaitTermination = Duration.ZERO;
+
+	private volatile @Nullable ManagedExecutor managed;
+
+	public ManagedTaskExecutor() {
+		setQueueCapacity(DEFAULT_QUEUE_CAPACITY);
+	}
+
+	/**
+	 * Set the pool's name (by default the bean name).
+	 * @param poolName the pool's name
+	 */
+	public void setPoolName(String poolName) {
+		this.poolName = poolName;
+	}
+
+	/**
+	 * Set the range the tuner and manual changes may move the pool's sizes in (by default
+	 * 1 to the maximum pool size).
+	 * @param bounds the bounds
+	 */
+	public void setBounds(PoolBounds bounds) {
+		this.bounds = bounds;
+	}
+
+	/**
+	 * Set how the pool's tasks are measured.
+	 * @param recorder a recorder builder with the measurement settings
+	 */
+	public void setRecorder(PoolRecorder.Builder recorder) {
+		this.recorder = recorder;
+	}
+
+	/**
+	 * Set the registry the pool joins when it starts and leaves when it shuts down.
+	 * @param registry the registry
+	 */
+	public void setRegistry(PoolRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void setBeanName(String name) {
+		super.setBeanName(name);
+		if (this.poolName == null) {
+			this.poolName = name;
+		}
+	}
+
+	@Override
+	public void setTaskDecorator(TaskDecorator taskDecorator) {
+		super.setTaskDecorator(taskDecorator);
+		this.taskDecorator = taskDecorator;
+	}
+
+	@Override
+	public void setRejectedExecutionHandler(@Nullable RejectedExecutionHandler rejectedExecutionHandler) {
+		super.setRejectedExecutionHandler(rejectedExecutionHandler);
+		this.rejectionPolicy = rejectedExecutionHandler;
+		ManagedExecutor managed = this.managed;
+		if (managed != null && rejectedExecutionHandler != null) {
+			managed.setRejectedExecutionHandler(rejectedExecutionHandler);
+		}
+	}
+
+	@Override
+	public void setAllowCoreThreadTimeOut(boolean allowCoreThreadTimeOut) {
+		super.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
+		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
+		ManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.allowCoreThreadTimeOut(allowCoreThreadTimeOut);
+		}
+	}
+
+	@Override
+	public void setPrestartAllCoreThreads(boolean prestartAllCoreThreads) {
+		super.setPrestartAllCoreThreads(prestartAllCoreThreads);
+		this.prestartAllCoreThreads = prestartAllCoreThreads;
+	}
+
+	@Override
+	public void setWaitForTasksToCompleteOnShutdown(boolean waitForJobsToCompleteOnShutdown) {
+		super.setWaitForTasksToCompleteOnShutdown(waitForJobsToCompleteOnShutdown);
+		this.waitForTasksToCompleteOnShutdown = waitForJobsToCompleteOnShutdown;
+	}
+
+	@Override
+	public void setAwaitTerminationMillis(long awaitTerminationMillis) {
+		super.setAwaitTerminationMillis(awaitTerminationMillis);
+		this.awaitTermination = Duration.ofMillis(awaitTerminationMillis);
+	}
+
+	@Override
+	public void setAwaitTerminationSeconds(int awaitTerminationSeconds) {
+		setAwaitTerminationMillis(awaitTerminationSeconds * 1000L);
+	}
+
+	@Override
+	public void setQueueCapacity(int queueCapacity) {
+		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+		super.setQueueCapacity(queueCapacity);
+	}
+
+	@Override
+	public void setCorePoolSize(int corePoolSize) {
+		ManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.resize(corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
+		}
+		super.setCorePoolSize(corePoolSize);
+	}
+
+	@Override
+	public void setMaxPoolSize(int maxPoolSize) {
+		ManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.resize(Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
+		}
+		super.setMaxPoolSize(maxPoolSize);
+	}
+
+	@Override
+	public void setKeepAliveSeconds(int keepAliveSeconds) {
+		super.setKeepAliveSeconds(keepAliveSeconds);
+		ManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.setKeepAliveTime(keepAliveSeconds, TimeUnit.SECONDS);
+		}
+	}
+
+	@Override
+	protected ExecutorService initializeExecutor(ThreadFactory threadFactory,
+			RejectedExecutionHandler rejectedExecutionHandler) {
+		String name = (this.poolName != null) ? this.poolName : "managedTaskExecutor";
+		int core = super.getCorePoolSize();
+		int max = Math.max(core, super.getMaxPoolSize());
+		PoolBounds bounds = (this.bounds != null) ? this.bounds : new PoolBounds(1, max);
+		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, getQueueCapacity())
+			.sizes(core, max)
+			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
+			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut)
+			.threadFactory(threadFactory)
+			.recorder(this.recorder.build());
+		TaskDecorator decorator = this.taskDecorator;
+		if (decorator != null) {
+			builder.taskDecorator(decorator::decorate);
+		}
+		if (this.rejectionPolicy != null) {
+			builder.rejectionPolicy(this.rejectionPolicy);
+		}
+		ManagedExecutor executor = builder.build();
+		if (this.prestartAllCoreThreads) {
+			executor.prestartAllCoreThreads();
+		}
+		this.managed = executor;
+		if (this.registry != null) {
+			this.registry.register(executor);
+		}
+		return executor;
+	}
+
+	/**
+	 * Return the managed executor behind this task executor.
+	 * @return the managed executor
+	 * @throws IllegalStateException if the executor is not initialized yet
+	 */
+	public ManagedExecutor getManagedExecutor() {
+		ManagedExecutor managed = this.managed;
+		Assert.state(managed != null, "ManagedTaskExecutor not initialized");
+		return managed;
+	}
+
+	@Override
+	public ThreadPoolExecutor getThreadPoolExecutor() {
+		return getManagedExecutor();
+	}
+
+	@Override
+	public int getCorePoolSize() {
+		ManagedExecutor managed = this.managed;
+		return (managed != null) ? managed.getCorePoolSize() : super.getCorePoolSize();
+	}
+
+	@Override
+	public int getMaxPoolSize() {
+		ManagedExecutor managed = this.managed;
+		return (managed != null) ? managed.getMaximumPoolSize() : super.getMaxPoolSize();
+	}
+
+	@Override
+	public int getPoolSize() {
+		ManagedExecutor managed = this.managed;
+		return (managed != null) ? managed.getPoolSize() : 0;
+	}
+
+	@Override
+	public int getQueueSize() {
+		ManagedExecutor managed = this.managed;
+		return (managed != null) ? managed.getQueue().size() : 0;
+	}
+
+	@Override
+	public int getActiveCount() {
+		ManagedExecutor managed = this.managed;
+		return (managed != null) ? managed.getActiveCount() : 0;
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		ManagedExecutor executor = getManagedExecutor();
+		try {
+			executor.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	@Override
+	public Future<?> submit(Runnable task) {
+		ManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	@Override
+	public <T> Future<T> submit(Callable<T> task) {
+		ManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	/**
+	 * Shut down as configured. When the pool waits for its tasks for a limited time and
+	 * they do not finish within it, what is left is cancelled, counted as abandoned and
+	 * logged, never dropped silently.
+	 */
+	@Override
+	public void shutdown() {
+		super.shutdown();
+		ManagedExecutor managed = this.managed;
+		if (managed == null) {
+			return;
+		}
+		if (this.waitForTasksToCompleteOnShutdown && !this.awaitTermination.isZero() && !managed.isTerminated()) {
+			int running = managed.getActiveCount();
+			List<Runnable> abandoned = managed.shutdownNow();
+			logger.warn("Pool '" + managed.getName() + "' did not finish within " + this.awaitTermination
+					+ ": cancelled " + abandoned.size() + " queued and interrupted " + running + " running tasks");
+			abandoned.forEach(this::cancelRemainingTask);
+		}
+		if (this.registry != null) {
+			this.registry.unregister(managed);
+		}
+	}
+
+}

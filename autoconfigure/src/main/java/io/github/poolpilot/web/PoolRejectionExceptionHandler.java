@@ -1,0 +1,69 @@
+package io.github.poolpilot.web;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.ToIntFunction;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.core.PoolRejectedException;
+import io.github.poolpilot.core.PoolRejectedException.Reason;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Answers work rejected by a managed pool, whether submitted directly or through
+ * {@code @Async}, with the pool's rejection status (503 while it shuts down), a problem
+ * body naming the pool and a {@code Retry-After} header. It has the lowest precedence, so
+ * an application's own handlers win.
+ *
+ * @author poolpilot authors
+ */
+@RestControllerAdvice
+@Order(Ordered.LOWEST_PRECEDENCE)
+public class PoolRejectionExceptionHandler {
+
+	private final ToIntFunction<String> rejectionStatus;
+
+	/**
+	 * Create a handler.
+	 * @param rejectionStatus the HTTP status to answer for each pool's rejections
+	 */
+	public PoolRejectionExceptionHandler(ToIntFunction<String> rejectionStatus) {
+		this.rejectionStatus = rejectionStatus;
+	}
+
+	@ExceptionHandler(RejectedExecutionException.class)
+	ResponseEntity<ProblemDetail> handleRejection(RejectedExecutionException ex) throws RejectedExecutionException {
+		PoolRejectedException rejection = findPoolRejection(ex);
+		if (rejection == null) {
+			throw ex;
+		}
+		HttpStatus status = (rejection.getReason() == Reason.SHUTDOWN) ? HttpStatus.SERVICE_UNAVAILABLE
+				: HttpStatus.valueOf(this.rejectionStatus.applyAsInt(rejection.getPool()));
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, rejection.getMessage());
+		problem.setProperty("pool", rejection.getPool());
+		problem.setProperty("reason", rejection.getReason().name());
+		long retryAfterSeconds = Math.max(1, rejection.getRetryAfter().toSeconds());
+		problem.setProperty("retryAfterSeconds", retryAfterSeconds);
+		return ResponseEntity.status(status)
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
+			.body(problem);
+	}
+
+	private static @Nullable PoolRejectedException findPoolRejection(Throwable ex) {
+		for (Throwable candidate = ex; candidate != null; candidate = candidate.getCause()) {
+			if (candidate instanceof PoolRejectedException rejection) {
+				return rejection;
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,229 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.task.ManagedTaskExecutor;
+import io.github.poolpilot.web.PoolRejectionExceptionHandler;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.TaskDecorator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link PoolpilotAutoConfiguration} and {@link PoolpilotWebAutoConfiguration}.
+ *
+ * @author poolpilot authors
+ */
+class PoolpilotAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class, PoolpilotAutoConfiguration.class,
+				PoolpilotWebAutoConfiguration.class));
+
+	@Test
+	void poolsFromPropertiesBecomeNamedManagedTaskExecutors() {
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=6",
+					"poolpilot.pools.talk.queue-capacity=10", "poolpilot.pools.start.max-threads=4")
+			.run((context) -> {
+				assertThat(context).hasBean("talk").hasBean("start");
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				ManagedExecutor executor = talk.getManagedExecutor();
+				assertThat(executor.getName()).isEqualTo("talk");
+				assertThat(executor.getBounds()).isEqualTo(new PoolBounds(2, 6));
+				assertThat(executor.getQueue()).isInstanceOf(ArrayBlockingQueue.class);
+				assertThat(executor.getQueue().remainingCapacity()).isEqualTo(10);
+				assertThat(context.getBean(PoolRegistry.class).pools()).extracting(ManagedExecutor::getName)
+					.containsExactly("start", "talk");
+				assertThat(context).hasSingleBean(PoolSampler.class);
+				assertThat(talk.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS))
+					.startsWith("talk-");
+			});
+	}
+
+	@Test
+	void poolsStartAtTheirWeightedShareOfTheBudget() {
+		this.runner
+			.withPropertyValues("poolpilot.budget.max-threads=400", "poolpilot.pools.start.max-threads=300",
+					"poolpilot.pools.start.weight=6", "poolpilot.pools.talk.max-threads=50",
+					"poolpilot.pools.stop.max-threads=50")
+			.run((context) -> {
+				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(300);
+				assertThat(context.getBean("talk", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(50);
+				assertThat(context.getBean("stop", ManagedTaskExecutor.class).getCorePoolSize()).isEqualTo(50);
+				assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(400);
+			});
+	}
+
+	@Test
+	void theBudgetDefaultsToTheSumOfThePoolsMaxThreads() {
+		this.runner.withPropertyValues("poolpilot.pools.a.max-threads=3", "poolpilot.pools.b.max-threads=5")
+			.run((context) -> assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(8));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					poolpilot.pools.talk.min-threads=0      | poolpilot.pools.talk.min-threads      | must be at least 1
+					poolpilot.pools.talk.max-threads=0      | poolpilot.pools.talk.max-threads      | must be at least min-threads (2)
+					poolpilot.pools.talk.queue-capacity=0   | poolpilot.pools.talk.queue-capacity   | must be at least 1
+					poolpilot.pools.talk.weight=0           | poolpilot.pools.talk.weight           | must be at least 1
+					poolpilot.pools.talk.rejection-status=418 | poolpilot.pools.talk.rejection-status | must be 429 or 503
+					poolpilot.budget.max-threads=1          | poolpilot.budget.max-threads          | sum of the pools' min-threads (4)
+					""")
+	void invalidConfigurationFailsStartUpNamingTheKeyAndTheAllowedValues(String setting, String key, String allowed) {
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=4",
+					"poolpilot.pools.stop.min-threads=2", setting)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("'" + key + "'")
+					.contains(setting.substring(setting.indexOf('=') + 1));
+				assertThat(analysis.getAction()).contains(key).contains(allowed);
+			});
+	}
+
+	@Test
+	void aUserDefinedRegistryIsUsedInstead() {
+		this.runner.withUserConfiguration(CustomRegistryConfiguration.class)
+			.withPropertyValues("poolpilot.pools.talk.max-threads=2")
+			.run((context) -> {
+				assertThat(context).getBean(PoolRegistry.class).isSameAs(CustomRegistryConfiguration.REGISTRY);
+				assertThat(CustomRegistryConfiguration.REGISTRY.get("talk")).isNotNull();
+			});
+	}
+
+	@Test
+	void theApplicationsTaskDecoratorIsAppliedToManagedPools() {
+		this.runner.withUserConfiguration(DecoratorConfiguration.class)
+			.withPropertyValues("poolpilot.pools.talk.max-threads=2")
+			.run((context) -> {
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				Future<String> marker = talk.submit(DecoratorConfiguration.MARKER::get);
+				assertThat(marker.get(10, TimeUnit.SECONDS)).isEqualTo("decorated");
+			});
+	}
+
+	@Test
+	void queuedTasksFinishWhenTheContextClosesWithinTheAwaitPeriod() {
+		CountDownLatch finished = new CountDownLatch(5);
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=30s")
+			.run((context) -> {
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				for (int i = 0; i < 5; i++) {
+					talk.execute(() -> {
+						sleep(Duration.ofMillis(20));
+						finished.countDown();
+					});
+				}
+			});
+		assertThat(finished.getCount()).isZero();
+	}
+
+	@Test
+	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
+		CountDownLatch never = new CountDownLatch(1);
+		ManagedExecutor[] executor = new ManagedExecutor[1];
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
+			.run((context) -> {
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				executor[0] = talk.getManagedExecutor();
+				talk.execute(() -> awaitLatch(never));
+				talk.execute(() -> awaitLatch(never));
+				talk.execute(() -> awaitLatch(never));
+			});
+		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
+		assertThat(executor[0].getRecorder().taskCounts().abandoned()).isEqualTo(2);
+		assertThat(executor[0].getRecorder().taskCounts().failed()).isEqualTo(0);
+	}
+
+	@Test
+	void theRejectionHandlerNeedsAServletWebApplication() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(PoolRejectionExceptionHandler.class));
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotWebAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(PoolRejectionExceptionHandler.class));
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotWebAutoConfiguration.class))
+			.withPropertyValues("poolpilot.web.rejection-handler-enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(PoolRejectionExceptionHandler.class));
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void awaitLatch(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomRegistryConfiguration {
+
+		static final PoolRegistry REGISTRY = new PoolRegistry(10);
+
+		@Bean
+		PoolRegistry customRegistry() {
+			return REGISTRY;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DecoratorConfiguration {
+
+		static final ThreadLocal<String> MARKER = new ThreadLocal<>();
+
+		@Bean
+		TaskDecorator markingDecorator() {
+			return (task) -> () -> {
+				MARKER.set("decorated");
+				try {
+					task.run();
+				}
+				finally {
+					MARKER.remove();
+				}
+			};
+		}
+
+	}
+
+}

@@ -1,0 +1,156 @@
+package io.github.poolpilot.web;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.PoolRegistry;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests that work rejected by a managed pool answers 429 or 503 with problem details and
+ * Retry-After over real HTTP.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "poolpilot.pools.small.max-threads=1", "poolpilot.pools.small.queue-capacity=1",
+				"poolpilot.pools.strict.max-threads=1", "poolpilot.pools.strict.queue-capacity=1",
+				"poolpilot.pools.strict.rejection-status=503" })
+class PoolRejectionHttpTests {
+
+	static volatile CountDownLatch release = new CountDownLatch(1);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private PoolRegistry registry;
+
+	@BeforeEach
+	void holdTasksOnIdlePools() {
+		release = new CountDownLatch(1);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.registry.pools()
+				.stream()
+				.allMatch((pool) -> pool.getActiveCount() == 0 && pool.getQueue().isEmpty()));
+	}
+
+	@AfterEach
+	void releaseTasks() {
+		release.countDown();
+	}
+
+	@Test
+	void aSaturatedPoolAnswers429WithProblemDetailsAndRetryAfter() {
+		ResponseEntity<String> first = post("/direct");
+		ResponseEntity<String> second = post("/direct");
+		ResponseEntity<String> third = post("/direct");
+		assertThat(first.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+		assertThat(second.getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+		assertThat(third.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(third.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(Long.parseLong(third.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))).isGreaterThanOrEqualTo(1);
+		assertThat(third.getBody()).contains("\"pool\":\"small\"").contains("\"status\":429");
+	}
+
+	@Test
+	void aRejectionThroughAsyncAnswersThePoolsConfiguredStatus() {
+		assertThat(post("/async").getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+		assertThat(post("/async").getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+		ResponseEntity<String> rejected = post("/async");
+		assertThat(rejected.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+		assertThat(rejected.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(rejected.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isNotBlank();
+		assertThat(rejected.getBody()).contains("\"pool\":\"strict\"");
+	}
+
+	private ResponseEntity<String> post(String path) {
+		return RestClient.create("http://localhost:" + this.port)
+			.post()
+			.uri(path)
+			.retrieve()
+			.onStatus((status) -> true, (request, response) -> {
+			})
+			.toEntity(String.class);
+	}
+
+	static void awaitRelease() {
+		try {
+			release.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@EnableAsync
+	@Import({ RejectingController.class, SlowService.class })
+	static class TestApplication {
+
+	}
+
+	@RestController
+	static class RejectingController {
+
+		private final Executor small;
+
+		private final SlowService slowService;
+
+		RejectingController(@Qualifier("small") Executor small, SlowService slowService) {
+			this.small = small;
+			this.slowService = slowService;
+		}
+
+		@PostMapping("/direct")
+		ResponseEntity<Void> direct() {
+			this.small.execute(PoolRejectionHttpTests::awaitRelease);
+			return ResponseEntity.accepted().build();
+		}
+
+		@PostMapping("/async")
+		ResponseEntity<Void> async() {
+			this.slowService.work();
+			return ResponseEntity.accepted().build();
+		}
+
+	}
+
+	@Service
+	static class SlowService {
+
+		@Async("strict")
+		public void work() {
+			awaitRelease();
+		}
+
+	}
+
+}
