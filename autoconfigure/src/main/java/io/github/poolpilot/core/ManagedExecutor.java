@@ -14,9 +14,6 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.PoolSnapshot.Sizes;
-
 /**
  * A {@link ThreadPoolExecutor} with a bounded {@link ArrayBlockingQueue} that measures
  * its own tasks, can be resized safely within its {@link PoolBounds}, and refuses work
@@ -31,21 +28,11 @@ import io.github.poolpilot.core.PoolSnapshot.Sizes;
  */
 public class ManagedExecutor extends ThreadPoolExecutor {
 
-	private static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
-
-	private final String name;
-
-	private final int queueCapacity;
+	private final ManagedPool pool;
 
 	private final PoolRecorder recorder;
 
 	private final @Nullable UnaryOperator<Runnable> taskDecorator;
-
-	private volatile PoolBounds bounds;
-
-	private volatile RejectedExecutionHandler rejectionPolicy;
-
-	private volatile @Nullable PoolSnapshot lastSnapshot;
 
 	/**
 	 * Create a pool from the builder's settings.
@@ -53,13 +40,11 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 */
 	protected ManagedExecutor(Builder builder) {
 		super(builder.corePoolSize, builder.maxPoolSize, builder.keepAlive.toNanos(), TimeUnit.NANOSECONDS,
-				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(), new CountingRejection());
-		this.name = builder.name;
-		this.queueCapacity = builder.queueCapacity;
+				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(), new AbortPolicy());
 		this.recorder = builder.recorder;
 		this.taskDecorator = builder.taskDecorator;
-		this.bounds = builder.bounds;
-		this.rejectionPolicy = (builder.rejectionPolicy != null) ? builder.rejectionPolicy : new Abort();
+		this.pool = new ManagedPool(builder.name, this, builder.recorder, builder.bounds);
+		super.setRejectedExecutionHandler(this.pool.countingRejections(builder.rejectionPolicy));
 		allowCoreThreadTimeOut(builder.allowCoreThreadTimeOut);
 	}
 
@@ -72,6 +57,14 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 */
 	public static Builder builder(String name, PoolBounds bounds, int queueCapacity) {
 		return new Builder(name, bounds, queueCapacity);
+	}
+
+	/**
+	 * Return the pool this executor runs: its name, bounds, measurements and controls.
+	 * @return the managed pool
+	 */
+	public ManagedPool getPool() {
+		return this.pool;
 	}
 
 	@Override
@@ -109,7 +102,7 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 */
 	@Override
 	public RejectedExecutionHandler getRejectedExecutionHandler() {
-		return this.rejectionPolicy;
+		return ((CountingRejection) super.getRejectedExecutionHandler()).policy();
 	}
 
 	/**
@@ -118,177 +111,13 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 */
 	@Override
 	public void setRejectedExecutionHandler(RejectedExecutionHandler handler) {
-		this.rejectionPolicy = Objects.requireNonNull(handler, "handler must not be null");
-	}
-
-	/**
-	 * Set the core and maximum pool sizes together, in the order that keeps core ≤ max at
-	 * every step: when growing the maximum first, when shrinking the core first. Nothing
-	 * changes when a size is invalid.
-	 * @param corePoolSize the new core size
-	 * @param maxPoolSize the new maximum size
-	 * @throws InvalidPoolSizeException if a size is outside the pool's bounds or core >
-	 * max
-	 */
-	public synchronized void resize(int corePoolSize, int maxPoolSize) {
-		checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
-		if (maxPoolSize >= getMaximumPoolSize()) {
-			setMaximumPoolSize(maxPoolSize);
-			setCorePoolSize(corePoolSize);
-		}
-		else {
-			setCorePoolSize(corePoolSize);
-			setMaximumPoolSize(maxPoolSize);
-		}
-	}
-
-	/**
-	 * Check core and maximum sizes against the pool's current bounds without changing
-	 * anything.
-	 * @param corePoolSize a core size
-	 * @param maxPoolSize a maximum size
-	 * @throws InvalidPoolSizeException naming the first violated bound
-	 */
-	public void checkSizes(int corePoolSize, int maxPoolSize) {
-		checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
-	}
-
-	private static void checkSizes(String pool, int corePoolSize, int maxPoolSize, PoolBounds bounds) {
-		checkWithinBounds(pool, "corePoolSize", corePoolSize, bounds);
-		checkWithinBounds(pool, "maxPoolSize", maxPoolSize, bounds);
-		if (corePoolSize > maxPoolSize) {
-			throw new InvalidPoolSizeException("corePoolSize", "corePoolSize " + corePoolSize + " of pool '" + pool
-					+ "' must not be greater than maxPoolSize " + maxPoolSize);
-		}
-	}
-
-	private static void checkWithinBounds(String pool, String field, int size, PoolBounds bounds) {
-		if (size < bounds.minThreads()) {
-			throw new InvalidPoolSizeException(field, field + " " + size + " of pool '" + pool
-					+ "' is below its min-threads " + bounds.minThreads() + " (allowed: " + describe(bounds) + ")");
-		}
-		if (size > bounds.maxThreads()) {
-			throw new InvalidPoolSizeException(field, field + " " + size + " of pool '" + pool
-					+ "' is above its max-threads " + bounds.maxThreads() + " (allowed: " + describe(bounds) + ")");
-		}
-	}
-
-	private static String describe(PoolBounds bounds) {
-		return bounds.minThreads() + " to " + bounds.maxThreads();
-	}
-
-	/**
-	 * Return the pool's name.
-	 * @return the name
-	 */
-	public String getName() {
-		return this.name;
-	}
-
-	/**
-	 * Return the range the pool's sizes must stay in.
-	 * @return the bounds
-	 */
-	public PoolBounds getBounds() {
-		return this.bounds;
-	}
-
-	/**
-	 * Return the fixed capacity of the pool's queue.
-	 * @return the queue capacity
-	 */
-	public int getQueueCapacity() {
-		return this.queueCapacity;
-	}
-
-	/**
-	 * Return the recorder that measures this pool.
-	 * @return the recorder
-	 */
-	public PoolRecorder getRecorder() {
-		return this.recorder;
-	}
-
-	/**
-	 * Return the pool's sizes now.
-	 * @return the sizes
-	 */
-	public Sizes sizes() {
-		PoolBounds bounds = this.bounds;
-		return new Sizes(getCorePoolSize(), getMaximumPoolSize(), getPoolSize(), getActiveCount(), getQueue().size(),
-				this.queueCapacity, bounds.minThreads(), bounds.maxThreads());
-	}
-
-	/**
-	 * Close the current measurement window and return its snapshot, which also becomes
-	 * {@link #lastSnapshot()}. One sampler per pool should call this, once per window.
-	 * @return the closed window's snapshot
-	 */
-	public PoolSnapshot takeSnapshot() {
-		PoolSnapshot snapshot = this.recorder.snapshot(this.name, sizes());
-		this.lastSnapshot = snapshot;
-		return snapshot;
-	}
-
-	/**
-	 * Return the snapshot of the last closed window.
-	 * @return the last snapshot, or {@code null} before the first window closed
-	 */
-	public @Nullable PoolSnapshot lastSnapshot() {
-		return this.lastSnapshot;
-	}
-
-	/**
-	 * Return the exception that tells a caller this pool refused its task now: why, and
-	 * when to retry, estimated as the time the measured throughput needs to drain the
-	 * queue.
-	 * @return the rejection to throw
-	 */
-	public PoolRejectedException rejection() {
-		Reason reason = isShutdown() ? Reason.SHUTDOWN : Reason.QUEUE_FULL;
-		return new PoolRejectedException(this.name, reason, retryAfter(getQueue().size()));
-	}
-
-	private Duration retryAfter(int queued) {
-		PoolSnapshot snapshot = this.lastSnapshot;
-		double throughput = (snapshot != null) ? snapshot.littlesLaw().throughput() : 0;
-		if (throughput <= 0) {
-			return Duration.ofSeconds(1);
-		}
-		long seconds = (long) Math.ceil(queued / throughput);
-		return Duration.ofSeconds(Math.max(1, Math.min(seconds, MAX_RETRY_AFTER.toSeconds())));
+		Objects.requireNonNull(handler, "handler must not be null");
+		super.setRejectedExecutionHandler(this.pool.countingRejections(handler));
 	}
 
 	@Override
 	public String toString() {
-		return "ManagedExecutor[" + this.name + ", " + super.toString() + "]";
-	}
-
-	/**
-	 * Counts every refused task, then applies the pool's rejection policy to it as it was
-	 * submitted.
-	 */
-	private static final class CountingRejection implements RejectedExecutionHandler {
-
-		@Override
-		public void rejectedExecution(Runnable task, ThreadPoolExecutor executor) {
-			ManagedExecutor pool = (ManagedExecutor) executor;
-			pool.recorder.taskRejected();
-			pool.rejectionPolicy.rejectedExecution(TimedTask.unwrap(task), pool);
-		}
-
-	}
-
-	/**
-	 * The default policy: tell the caller with a {@link PoolRejectedException}.
-	 */
-	private static final class Abort implements RejectedExecutionHandler {
-
-		@Override
-		public void rejectedExecution(Runnable task, ThreadPoolExecutor executor) {
-			throw ((ManagedExecutor) executor).rejection();
-		}
-
+		return "ManagedExecutor[" + this.pool.getName() + ", " + super.toString() + "]";
 	}
 
 	/**
@@ -415,7 +244,7 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
 		 */
 		public ManagedExecutor build() {
-			checkSizes(this.name, this.corePoolSize, this.maxPoolSize, this.bounds);
+			ManagedPool.checkSizes(this.name, this.corePoolSize, this.maxPoolSize, this.bounds);
 			return new ManagedExecutor(this);
 		}
 

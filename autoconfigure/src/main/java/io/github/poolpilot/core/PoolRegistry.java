@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 public class PoolRegistry {
 
-	private final Map<String, ManagedExecutor> pools = new ConcurrentSkipListMap<>();
+	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
 	private final int maxThreads;
 
@@ -34,8 +34,8 @@ public class PoolRegistry {
 	 * @param pool the pool
 	 * @throws IllegalStateException if a pool of that name is registered already
 	 */
-	public void register(ManagedExecutor pool) {
-		ManagedExecutor previous = this.pools.putIfAbsent(pool.getName(), pool);
+	public void register(ManagedPool pool) {
+		ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
 		if (previous != null && previous != pool) {
 			throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
 		}
@@ -45,7 +45,7 @@ public class PoolRegistry {
 	 * Remove a pool, as when it shuts down.
 	 * @param pool the pool
 	 */
-	public void unregister(ManagedExecutor pool) {
+	public void unregister(ManagedPool pool) {
 		this.pools.remove(pool.getName(), pool);
 	}
 
@@ -54,7 +54,7 @@ public class PoolRegistry {
 	 * @param name the pool's name
 	 * @return the pool, or {@code null} if there is none of that name
 	 */
-	public @Nullable ManagedExecutor get(String name) {
+	public @Nullable ManagedPool get(String name) {
 		return this.pools.get(name);
 	}
 
@@ -62,7 +62,7 @@ public class PoolRegistry {
 	 * Return every registered pool, ordered by name.
 	 * @return the pools
 	 */
-	public Collection<ManagedExecutor> pools() {
+	public Collection<ManagedPool> pools() {
 		return Collections.unmodifiableCollection(this.pools.values());
 	}
 
@@ -79,7 +79,7 @@ public class PoolRegistry {
 	 * @return the allocated threads
 	 */
 	public int allocatedThreads() {
-		return this.pools.values().stream().mapToInt(ManagedExecutor::getMaximumPoolSize).sum();
+		return this.pools.values().stream().mapToInt((pool) -> pool.getExecutor().getMaximumPoolSize()).sum();
 	}
 
 	/**
@@ -87,7 +87,7 @@ public class PoolRegistry {
 	 * @return the live threads
 	 */
 	public int liveThreads() {
-		return this.pools.values().stream().mapToInt(ManagedExecutor::getPoolSize).sum();
+		return this.pools.values().stream().mapToInt((pool) -> pool.getExecutor().getPoolSize()).sum();
 	}
 
 }

@@ -62,7 +62,7 @@ public class PoolSampler implements AutoCloseable {
 	 * Close the window of every pool now.
 	 */
 	public void tick() {
-		for (ManagedExecutor pool : this.registry.pools()) {
+		for (ManagedPool pool : this.registry.pools()) {
 			try {
 				pool.takeSnapshot();
 			}

@@ -173,7 +173,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setCorePoolSize(int corePoolSize) {
 		ManagedExecutor managed = this.managed;
 		if (managed != null) {
-			managed.resize(corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
+			managed.getPool().resize(corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
 		}
 		super.setCorePoolSize(corePoolSize);
 	}
@@ -182,7 +182,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setMaxPoolSize(int maxPoolSize) {
 		ManagedExecutor managed = this.managed;
 		if (managed != null) {
-			managed.resize(Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
+			managed.getPool().resize(Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
 		}
 		super.setMaxPoolSize(maxPoolSize);
 	}
@@ -222,7 +222,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		}
 		this.managed = executor;
 		if (this.registry != null) {
-			this.registry.register(executor);
+			this.registry.register(executor.getPool());
 		}
 		return executor;
 	}
@@ -321,12 +321,12 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (this.waitForTasksToCompleteOnShutdown && !this.awaitTermination.isZero() && !managed.isTerminated()) {
 			int running = managed.getActiveCount();
 			List<Runnable> abandoned = managed.shutdownNow();
-			logger.warn("Pool '" + managed.getName() + "' did not finish within " + this.awaitTermination
+			logger.warn("Pool '" + managed.getPool().getName() + "' did not finish within " + this.awaitTermination
 					+ ": cancelled " + abandoned.size() + " queued and interrupted " + running + " running tasks");
 			abandoned.forEach(this::cancelRemainingTask);
 		}
 		if (this.registry != null) {
-			this.registry.unregister(managed);
+			this.registry.unregister(managed.getPool());
 		}
 	}
 

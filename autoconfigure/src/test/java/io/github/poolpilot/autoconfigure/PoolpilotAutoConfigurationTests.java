@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
@@ -49,11 +50,11 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(context).hasBean("talk").hasBean("start");
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
 				ManagedExecutor executor = talk.getManagedExecutor();
-				assertThat(executor.getName()).isEqualTo("talk");
-				assertThat(executor.getBounds()).isEqualTo(new PoolBounds(2, 6));
+				assertThat(executor.getPool().getName()).isEqualTo("talk");
+				assertThat(executor.getPool().getBounds()).isEqualTo(new PoolBounds(2, 6));
 				assertThat(executor.getQueue()).isInstanceOf(ArrayBlockingQueue.class);
 				assertThat(executor.getQueue().remainingCapacity()).isEqualTo(10);
-				assertThat(context.getBean(PoolRegistry.class).pools()).extracting(ManagedExecutor::getName)
+				assertThat(context.getBean(PoolRegistry.class).pools()).extracting(ManagedPool::getName)
 					.containsExactly("start", "talk");
 				assertThat(context).hasSingleBean(PoolSampler.class);
 				assertThat(talk.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS))
@@ -158,8 +159,8 @@ class PoolpilotAutoConfigurationTests {
 				talk.execute(() -> awaitLatch(never));
 			});
 		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
-		assertThat(executor[0].getRecorder().taskCounts().abandoned()).isEqualTo(2);
-		assertThat(executor[0].getRecorder().taskCounts().failed()).isEqualTo(0);
+		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
+		assertThat(executor[0].getPool().getRecorder().taskCounts().failed()).isEqualTo(0);
 	}
 
 	@Test

@@ -50,7 +50,7 @@ class ManagedExecutorConservationTests {
 		resizer.get(1, TimeUnit.MINUTES);
 		pool.shutdown();
 		assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
-		TaskCounts counts = pool.getRecorder().taskCounts();
+		TaskCounts counts = pool.getPool().getRecorder().taskCounts();
 		assertThat(counts.submitted()).isEqualTo((long) PRODUCERS * TASKS_PER_PRODUCER);
 		assertThat(counts.rejected()).isEqualTo(rejectedSeen.sum());
 		assertThat(counts.failed()).isEqualTo(threw.sum());
@@ -92,7 +92,7 @@ class ManagedExecutorConservationTests {
 		SplittableRandom random = new SplittableRandom(42);
 		while (producing.get()) {
 			int max = 1 + random.nextInt(8);
-			pool.resize(1 + random.nextInt(max), max);
+			pool.getPool().resize(1 + random.nextInt(max), max);
 			Thread.onSpinWait();
 		}
 	}

@@ -47,12 +47,12 @@ class ManagedExecutorTests {
 		// 4 threads, 50 ms blocking tasks: X = 4 / 0.05 s = 80/s and X·S = 4 busy
 		// threads.
 		ManagedExecutor pool = pool(4, 4, 400);
-		pool.takeSnapshot();
+		pool.getPool().takeSnapshot();
 		for (int i = 0; i < 200; i++) {
 			pool.execute(() -> sleep(Duration.ofMillis(50)));
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> pool.getCompletedTaskCount() >= 80);
-		PoolSnapshot snapshot = pool.takeSnapshot();
+		PoolSnapshot snapshot = pool.getPool().takeSnapshot();
 		LittlesLaw law = snapshot.littlesLaw();
 		assertThat(law.throughput()).isBetween(40.0, 82.0);
 		assertThat(law.meanServiceTimeMs()).isBetween(49.0, 250.0);
@@ -81,11 +81,11 @@ class ManagedExecutorTests {
 				assertThat(ex.getRetryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
 				assertThat(ex).hasMessageContaining("'test'").hasMessageContaining("queue full");
 			});
-		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(1);
+		assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isEqualTo(1);
 		pool.shutdown();
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(() -> {
 		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.SHUTDOWN));
-		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(2);
+		assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isEqualTo(2);
 	}
 
 	@Test
@@ -98,7 +98,7 @@ class ManagedExecutorTests {
 		});
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getCompletedTaskCount() == 1);
 		clock.advance(Duration.ofMillis(500));
-		assertThat(pool.takeSnapshot().littlesLaw().throughput()).isEqualTo(2.0);
+		assertThat(pool.getPool().takeSnapshot().littlesLaw().throughput()).isEqualTo(2.0);
 		pool.execute(this::awaitRelease);
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
 		for (int i = 0; i < 10; i++) {
@@ -121,7 +121,7 @@ class ManagedExecutorTests {
 		};
 		pool.execute(third);
 		assertThat(seen.get()).isSameAs(third);
-		assertThat(pool.getRecorder().taskCounts().rejected()).isEqualTo(1);
+		assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isEqualTo(1);
 	}
 
 	@Test
@@ -136,7 +136,8 @@ class ManagedExecutorTests {
 		assertThat(ranOn.get()).isSameAs(Thread.currentThread());
 		this.release.countDown();
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.getRecorder().taskCounts()).isEqualTo(new TaskCounts(3, 2, 0, 1, 0)));
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(3, 2, 0, 1, 0)));
 	}
 
 	@Test
@@ -151,7 +152,8 @@ class ManagedExecutorTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(future::get).withMessageContaining("boom");
 		pool.submit(() -> "fine");
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.getRecorder().taskCounts()).isEqualTo(new TaskCounts(3, 1, 2, 0, 0)));
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(3, 1, 2, 0, 0)));
 	}
 
 	@Test
@@ -165,7 +167,7 @@ class ManagedExecutorTests {
 		pool.execute(queued);
 		assertThat(pool.shutdownNow()).containsExactly(queued, queued);
 		await().atMost(Duration.ofSeconds(10)).until(pool::isTerminated);
-		TaskCounts counts = pool.getRecorder().taskCounts();
+		TaskCounts counts = pool.getPool().getRecorder().taskCounts();
 		assertThat(counts.abandoned()).isEqualTo(2);
 		assertThat(counts.submitted())
 			.isEqualTo(counts.completed() + counts.failed() + counts.rejected() + counts.abandoned());
@@ -174,27 +176,27 @@ class ManagedExecutorTests {
 	@Test
 	void resizeGrowsMaximumFirstAndShrinksCoreFirst() {
 		ManagedExecutor pool = pool(2, 2, 10);
-		pool.resize(8, 10);
+		pool.getPool().resize(8, 10);
 		assertThat(pool.getCorePoolSize()).isEqualTo(8);
 		assertThat(pool.getMaximumPoolSize()).isEqualTo(10);
-		pool.resize(1, 1);
+		pool.getPool().resize(1, 1);
 		assertThat(pool.getCorePoolSize()).isEqualTo(1);
 		assertThat(pool.getMaximumPoolSize()).isEqualTo(1);
-		pool.resize(3, 5);
-		assertThat(pool.sizes().corePoolSize()).isEqualTo(3);
-		assertThat(pool.sizes().maxPoolSize()).isEqualTo(5);
+		pool.getPool().resize(3, 5);
+		assertThat(pool.getPool().sizes().corePoolSize()).isEqualTo(3);
+		assertThat(pool.getPool().sizes().maxPoolSize()).isEqualTo(5);
 	}
 
 	@Test
 	void resizeOutsideTheBoundsNamesTheFieldAndBoundAndChangesNothing() {
 		ManagedExecutor pool = track(ManagedExecutor.builder("talk", new PoolBounds(2, 10), 10).sizes(4, 6).build());
-		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(1, 6))
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(1, 6))
 			.withMessage("corePoolSize 1 of pool 'talk' is below its min-threads 2 (allowed: 2 to 10)")
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"));
-		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(4, 11))
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(4, 11))
 			.withMessage("maxPoolSize 11 of pool 'talk' is above its max-threads 10 (allowed: 2 to 10)")
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
-		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(8, 5))
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(8, 5))
 			.withMessage("corePoolSize 8 of pool 'talk' must not be greater than maxPoolSize 5");
 		assertThat(pool.getCorePoolSize()).isEqualTo(4);
 		assertThat(pool.getMaximumPoolSize()).isEqualTo(6);

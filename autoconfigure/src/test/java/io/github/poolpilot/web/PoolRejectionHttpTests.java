@@ -58,7 +58,8 @@ class PoolRejectionHttpTests {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.registry.pools()
 				.stream()
-				.allMatch((pool) -> pool.getActiveCount() == 0 && pool.getQueue().isEmpty()));
+				.allMatch(
+						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueue().isEmpty()));
 	}
 
 	@AfterEach

@@ -1,0 +1,215 @@
+package io.github.poolpilot.core;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadPoolExecutor;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.core.PoolRejectedException.Reason;
+import io.github.poolpilot.core.PoolSnapshot.Sizes;
+
+/**
+ * A thread pool under poolpilot's management: its name, its bounds, the recorder that
+ * measures it, and the one way to resize it, snapshot it and refuse work from it.
+ * <p>
+ * The pool's executor is a {@link ManagedExecutor} for pools poolpilot creates, or an
+ * application's existing {@link ThreadPoolExecutor} whose tasks are measured from
+ * outside.
+ *
+ * @author poolpilot authors
+ */
+public final class ManagedPool {
+
+	private static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
+
+	private final String name;
+
+	private final ThreadPoolExecutor executor;
+
+	private final PoolRecorder recorder;
+
+	private final int queueCapacity;
+
+	private volatile PoolBounds bounds;
+
+	private volatile @Nullable PoolSnapshot lastSnapshot;
+
+	/**
+	 * Manage a pool.
+	 * @param name the pool's name
+	 * @param executor the executor that runs its tasks
+	 * @param recorder the recorder that measures its tasks
+	 * @param bounds the range its sizes must stay in
+	 */
+	public ManagedPool(String name, ThreadPoolExecutor executor, PoolRecorder recorder, PoolBounds bounds) {
+		this.name = name;
+		this.executor = executor;
+		this.recorder = recorder;
+		this.bounds = bounds;
+		BlockingQueue<Runnable> queue = executor.getQueue();
+		this.queueCapacity = queue.size() + queue.remainingCapacity();
+	}
+
+	/**
+	 * Return the pool's name.
+	 * @return the name
+	 */
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * Return the executor that runs the pool's tasks.
+	 * @return the executor
+	 */
+	public ThreadPoolExecutor getExecutor() {
+		return this.executor;
+	}
+
+	/**
+	 * Return the recorder that measures the pool's tasks.
+	 * @return the recorder
+	 */
+	public PoolRecorder getRecorder() {
+		return this.recorder;
+	}
+
+	/**
+	 * Return the range the pool's sizes must stay in.
+	 * @return the bounds
+	 */
+	public PoolBounds getBounds() {
+		return this.bounds;
+	}
+
+	/**
+	 * Return the fixed capacity of the pool's queue.
+	 * @return the queue capacity
+	 */
+	public int getQueueCapacity() {
+		return this.queueCapacity;
+	}
+
+	/**
+	 * Return the pool's sizes now.
+	 * @return the sizes
+	 */
+	public Sizes sizes() {
+		PoolBounds bounds = this.bounds;
+		ThreadPoolExecutor executor = this.executor;
+		return new Sizes(executor.getCorePoolSize(), executor.getMaximumPoolSize(), executor.getPoolSize(),
+				executor.getActiveCount(), executor.getQueue().size(), this.queueCapacity, bounds.minThreads(),
+				bounds.maxThreads());
+	}
+
+	/**
+	 * Set the core and maximum pool sizes together, in the order that keeps core ≤ max at
+	 * every step: when growing the maximum first, when shrinking the core first. Nothing
+	 * changes when a size is invalid.
+	 * @param corePoolSize the new core size
+	 * @param maxPoolSize the new maximum size
+	 * @throws InvalidPoolSizeException if a size is outside the pool's bounds or core >
+	 * max
+	 */
+	public void resize(int corePoolSize, int maxPoolSize) {
+		synchronized (this.executor) {
+			checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
+			if (maxPoolSize >= this.executor.getMaximumPoolSize()) {
+				this.executor.setMaximumPoolSize(maxPoolSize);
+				this.executor.setCorePoolSize(corePoolSize);
+			}
+			else {
+				this.executor.setCorePoolSize(corePoolSize);
+				this.executor.setMaximumPoolSize(maxPoolSize);
+			}
+		}
+	}
+
+	/**
+	 * Check core and maximum sizes against the pool's bounds without changing anything.
+	 * @param corePoolSize a core size
+	 * @param maxPoolSize a maximum size
+	 * @throws InvalidPoolSizeException naming the first violated bound
+	 */
+	public void checkSizes(int corePoolSize, int maxPoolSize) {
+		checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
+	}
+
+	static void checkSizes(String pool, int corePoolSize, int maxPoolSize, PoolBounds bounds) {
+		checkWithinBounds(pool, "corePoolSize", corePoolSize, bounds);
+		checkWithinBounds(pool, "maxPoolSize", maxPoolSize, bounds);
+		if (corePoolSize > maxPoolSize) {
+			throw new InvalidPoolSizeException("corePoolSize", "corePoolSize " + corePoolSize + " of pool '" + pool
+					+ "' must not be greater than maxPoolSize " + maxPoolSize);
+		}
+	}
+
+	private static void checkWithinBounds(String pool, String field, int size, PoolBounds bounds) {
+		if (size < bounds.minThreads() || size > bounds.maxThreads()) {
+			String violated = (size < bounds.minThreads()) ? "below its min-threads " + bounds.minThreads()
+					: "above its max-threads " + bounds.maxThreads();
+			throw new InvalidPoolSizeException(field, field + " " + size + " of pool '" + pool + "' is " + violated
+					+ " (allowed: " + bounds.minThreads() + " to " + bounds.maxThreads() + ")");
+		}
+	}
+
+	/**
+	 * Close the current measurement window and return its snapshot, which also becomes
+	 * {@link #lastSnapshot()}. One sampler per pool should call this, once per window.
+	 * @return the closed window's snapshot
+	 */
+	public PoolSnapshot takeSnapshot() {
+		PoolSnapshot snapshot = this.recorder.snapshot(this.name, sizes());
+		this.lastSnapshot = snapshot;
+		return snapshot;
+	}
+
+	/**
+	 * Return the snapshot of the last closed window.
+	 * @return the last snapshot, or {@code null} before the first window closed
+	 */
+	public @Nullable PoolSnapshot lastSnapshot() {
+		return this.lastSnapshot;
+	}
+
+	/**
+	 * Return the exception that tells a caller this pool refused its task now: why, and
+	 * when to retry, estimated as the time the measured throughput needs to drain the
+	 * queue.
+	 * @return the rejection to throw
+	 */
+	public PoolRejectedException rejection() {
+		Reason reason = this.executor.isShutdown() ? Reason.SHUTDOWN : Reason.QUEUE_FULL;
+		return new PoolRejectedException(this.name, reason, retryAfter(this.executor.getQueue().size()));
+	}
+
+	private Duration retryAfter(int queued) {
+		PoolSnapshot snapshot = this.lastSnapshot;
+		double throughput = (snapshot != null) ? snapshot.littlesLaw().throughput() : 0;
+		if (throughput <= 0) {
+			return Duration.ofSeconds(1);
+		}
+		long seconds = (long) Math.ceil(queued / throughput);
+		return Duration.ofSeconds(Math.max(1, Math.min(seconds, MAX_RETRY_AFTER.toSeconds())));
+	}
+
+	/**
+	 * Return a rejection handler for this pool's executor that counts every refused task,
+	 * then applies the given policy to it as it was submitted. Java's default
+	 * {@link ThreadPoolExecutor.AbortPolicy} becomes one that throws this pool's
+	 * {@link PoolRejectedException}, still a {@code RejectedExecutionException}.
+	 * @param policy the policy for refused tasks, or {@code null} for the default
+	 * @return the counting handler
+	 */
+	public RejectedExecutionHandler countingRejections(@Nullable RejectedExecutionHandler policy) {
+		return new CountingRejection(this, policy);
+	}
+
+	@Override
+	public String toString() {
+		return "ManagedPool[" + this.name + "]";
+	}
+
+}
