@@ -1,5 +1,6 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -41,9 +42,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
 		Assert.state(this.environment != null, "Environment not set");
-		PoolpilotProperties properties = Binder.get(this.environment)
-			.bindOrCreate("poolpilot", PoolpilotProperties.class);
-		PoolpilotPropertiesValidator.validate(properties);
+		PoolpilotProperties properties = bind(this.environment);
 		Map<String, Integer> initialSizes = initialSizes(properties);
 		properties.getPools().forEach((name, pool) -> {
 			RootBeanDefinition definition = new RootBeanDefinition(ManagedTaskExecutor.class, () -> createPool(name,
@@ -53,12 +52,28 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	}
 
 	/**
+	 * Bind and check the properties, for the post-processors that run before the
+	 * properties bean exists.
+	 */
+	static PoolpilotProperties bind(Environment environment) {
+		PoolpilotProperties properties = Binder.get(environment).bindOrCreate("poolpilot", PoolpilotProperties.class);
+		PoolpilotPropertiesValidator.validate(properties);
+		return properties;
+	}
+
+	static PoolRecorder.Builder recorder(Measurement measurement) {
+		return PoolRecorder.builder()
+			.timingSampleEvery(measurement.getTimingSampleEvery())
+			.cpuSampleEvery(measurement.getCpuSampleEvery());
+	}
+
+	/**
 	 * Start each pool at its weighted share of the budget, within its bounds.
 	 */
 	static Map<String, Integer> initialSizes(PoolpilotProperties properties) {
 		int budget = properties.effectiveBudget();
 		int totalWeight = properties.getPools().values().stream().mapToInt(Pool::getWeight).sum();
-		Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+		Map<String, Integer> sizes = new LinkedHashMap<>();
 		properties.getPools().forEach((name, pool) -> {
 			int share = (int) ((long) budget * pool.getWeight() / totalWeight);
 			sizes.put(name, new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()).clamp(share));
@@ -79,9 +94,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			.awaitTerminationPeriod(pool.getAwaitTermination())
 			.build(ManagedTaskExecutor.class);
 		executor.setBounds(new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()));
-		executor.setRecorder(PoolRecorder.builder()
-			.timingSampleEvery(measurement.getTimingSampleEvery())
-			.cpuSampleEvery(measurement.getCpuSampleEvery()));
+		executor.setRecorder(recorder(measurement));
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		return executor;
 	}

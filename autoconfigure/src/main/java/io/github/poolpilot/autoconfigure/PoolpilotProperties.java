@@ -1,7 +1,9 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -23,6 +25,13 @@ public class PoolpilotProperties {
 	private final Measurement measurement = new Measurement();
 
 	private final Web web = new Web();
+
+	private final ExistingExecutors existingExecutors = new ExistingExecutors();
+
+	/**
+	 * Bean names of existing ThreadPoolTaskExecutors to leave unmanaged.
+	 */
+	private List<String> exclude = new ArrayList<>();
 
 	/**
 	 * Pools to create, by bean name.
@@ -47,6 +56,18 @@ public class PoolpilotProperties {
 
 	public Map<String, Pool> getPools() {
 		return this.pools;
+	}
+
+	public ExistingExecutors getExistingExecutors() {
+		return this.existingExecutors;
+	}
+
+	public List<String> getExclude() {
+		return this.exclude;
+	}
+
+	public void setExclude(List<String> exclude) {
+		this.exclude = exclude;
 	}
 
 	/**
@@ -144,6 +165,40 @@ public class PoolpilotProperties {
 
 		public void setCpuSampleEvery(int cpuSampleEvery) {
 			this.cpuSampleEvery = cpuSampleEvery;
+		}
+
+	}
+
+	/**
+	 * The application's own ThreadPoolTaskExecutor beans.
+	 */
+	public static class ExistingExecutors {
+
+		/**
+		 * Whether existing ThreadPoolTaskExecutor beans, Boot's applicationTaskExecutor
+		 * included, become managed.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Queue capacity given to an existing executor whose queue is unbounded.
+		 */
+		private int queueCapacity = 1000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
 		}
 
 	}

@@ -26,6 +26,11 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads", budget,
 					"must be at least 1 and at least the sum of the pools' min-threads (" + minThreadsSum + ")");
 		}
+		if (properties.getExistingExecutors().getQueueCapacity() < 1) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.queue-capacity",
+					properties.getExistingExecutors().getQueueCapacity(),
+					"must be at least 1 (the queue is always bounded)");
+		}
 		if (properties.getMeasurement().getWindow().isNegative() || properties.getMeasurement().getWindow().isZero()) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
 					properties.getMeasurement().getWindow(), "must be a positive duration");

@@ -32,7 +32,7 @@ final class CountingRejection implements RejectedExecutionHandler {
 	@Override
 	public void rejectedExecution(Runnable task, ThreadPoolExecutor executor) {
 		this.pool.getRecorder().taskRejected();
-		this.policy.rejectedExecution(TimedTask.unwrap(task), executor);
+		this.policy.rejectedExecution(TimedTask.rejected(task), executor);
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.poolpilot.core;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
@@ -136,6 +137,18 @@ public final class PoolRecorder {
 			return new TimedTask(submitted, decorated, this.clock.nanoTime(), this);
 		}
 		return decorated;
+	}
+
+	/**
+	 * Count, time and hand a task to an executor that this recorder cannot see inside, as
+	 * an application's existing executor. Every such task is timed, whatever the sampling
+	 * setting, since its wrapper is the only place its end is seen.
+	 * @param executor the executor
+	 * @param task the task as submitted
+	 */
+	public void execute(Executor executor, Runnable task) {
+		this.submitted.increment();
+		new TimedTask(task, task, this.clock.nanoTime(), this).submitTo(executor);
 	}
 
 	/**

@@ -55,7 +55,7 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(executor.getQueue()).isInstanceOf(ArrayBlockingQueue.class);
 				assertThat(executor.getQueue().remainingCapacity()).isEqualTo(10);
 				assertThat(context.getBean(PoolRegistry.class).pools()).extracting(ManagedPool::getName)
-					.containsExactly("start", "talk");
+					.contains("start", "talk");
 				assertThat(context).hasSingleBean(PoolSampler.class);
 				assertThat(talk.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS))
 					.startsWith("talk-");
