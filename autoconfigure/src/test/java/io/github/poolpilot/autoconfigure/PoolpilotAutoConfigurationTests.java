@@ -21,11 +21,13 @@ import io.github.poolpilot.web.PoolRejectionExceptionHandler;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.TaskDecorator;
+import org.springframework.http.ProblemDetail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -177,6 +179,26 @@ class PoolpilotAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(PoolRejectionExceptionHandler.class));
 	}
 
+	@Test
+	void theRejectionHandlerBacksOffWithoutSpringWebOrWhenTheApplicationDefinesOne() {
+		WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(
+				AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotWebAutoConfiguration.class));
+		web.withClassLoader(new FilteredClassLoader(ProblemDetail.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(PoolRejectionExceptionHandler.class)
+				.hasSingleBean(PoolRegistry.class));
+		web.withUserConfiguration(CustomHandlerConfiguration.class)
+			.run((context) -> assertThat(context).getBean(PoolRejectionExceptionHandler.class)
+				.isSameAs(context.getBean("customHandler")));
+	}
+
+	@Test
+	void poolsWorkWithoutActuatorOnTheClasspath() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+			.withPropertyValues("poolpilot.pools.talk.max-threads=2")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("talk"));
+	}
+
 	private static void sleep(Duration duration) {
 		try {
 			Thread.sleep(duration.toMillis());
@@ -203,6 +225,16 @@ class PoolpilotAutoConfigurationTests {
 		@Bean
 		PoolRegistry customRegistry() {
 			return REGISTRY;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomHandlerConfiguration {
+
+		@Bean
+		PoolRejectionExceptionHandler customHandler() {
+			return new PoolRejectionExceptionHandler((pool) -> 503);
 		}
 
 	}
