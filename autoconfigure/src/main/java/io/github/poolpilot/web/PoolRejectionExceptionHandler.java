@@ -20,8 +20,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Answers work rejected by a managed pool, whether submitted directly or through
  * {@code @Async}, with the pool's rejection status (503 while it shuts down), a problem
- * body naming the pool and a {@code Retry-After} header. It has the lowest precedence, so
- * an application's own handlers win.
+ * body naming the pool and a {@code Retry-After} header. It has the lowest precedence
+ * and, being auto-configured, is registered after the application's own advice, so an
+ * application's handler for the same exception wins even without an {@code @Order}.
+ * Rejections from pools poolpilot does not manage are left to other handlers.
  *
  * @author poolpilot authors
  */
