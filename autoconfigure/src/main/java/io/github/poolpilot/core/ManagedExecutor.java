@@ -205,12 +205,12 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		}
 
 		/**
-		 * Set the policy for refused tasks (by default one that throws a
-		 * {@link PoolRejectedException}).
+		 * Set the policy for refused tasks; {@code null} or Java's {@code AbortPolicy}
+		 * means the default, one that throws a {@link PoolRejectedException}.
 		 * @param rejectionPolicy the rejection policy
 		 * @return this builder
 		 */
-		public Builder rejectionPolicy(RejectedExecutionHandler rejectionPolicy) {
+		public Builder rejectionPolicy(@Nullable RejectedExecutionHandler rejectionPolicy) {
 			this.rejectionPolicy = rejectionPolicy;
 			return this;
 		}

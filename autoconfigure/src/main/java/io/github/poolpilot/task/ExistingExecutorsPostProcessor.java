@@ -84,8 +84,8 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 		ThreadPoolTaskExecutor executor = (ThreadPoolTaskExecutor) bean;
 		ThreadPoolExecutor live = executor.getThreadPoolExecutor();
 		PoolRecorder recorder = this.recorder.get().build();
-		int max = Math.max(1, live.getMaximumPoolSize());
-		ManagedPool pool = new ManagedPool(beanName, live, recorder, new PoolBounds(1, max));
+		PoolBounds bounds = new PoolBounds(Math.min(live.getCorePoolSize(), 1), live.getMaximumPoolSize());
+		ManagedPool pool = new ManagedPool(beanName, live, recorder, bounds);
 		live.setRejectedExecutionHandler(pool.countingRejections(live.getRejectedExecutionHandler()));
 		this.registry.get().register(pool);
 		ProxyFactory proxy = new ProxyFactory(executor);

@@ -57,8 +57,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	private @Nullable TaskDecorator taskDecorator;
 
-	private @Nullable RejectedExecutionHandler rejectionPolicy;
-
 	private boolean allowCoreThreadTimeOut;
 
 	private boolean prestartAllCoreThreads;
@@ -118,16 +116,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setTaskDecorator(TaskDecorator taskDecorator) {
 		super.setTaskDecorator(taskDecorator);
 		this.taskDecorator = taskDecorator;
-	}
-
-	@Override
-	public void setRejectedExecutionHandler(@Nullable RejectedExecutionHandler rejectedExecutionHandler) {
-		super.setRejectedExecutionHandler(rejectedExecutionHandler);
-		this.rejectionPolicy = rejectedExecutionHandler;
-		ManagedExecutor managed = this.managed;
-		if (managed != null && rejectedExecutionHandler != null) {
-			managed.setRejectedExecutionHandler(rejectedExecutionHandler);
-		}
 	}
 
 	@Override
@@ -202,7 +190,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		String name = (this.poolName != null) ? this.poolName : "managedTaskExecutor";
 		int core = super.getCorePoolSize();
 		int max = Math.max(core, super.getMaxPoolSize());
-		PoolBounds bounds = (this.bounds != null) ? this.bounds : new PoolBounds(1, max);
+		PoolBounds bounds = (this.bounds != null) ? this.bounds : new PoolBounds(Math.min(core, 1), max);
 		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, getQueueCapacity())
 			.sizes(core, max)
 			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
@@ -213,9 +201,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (decorator != null) {
 			builder.taskDecorator(decorator::decorate);
 		}
-		if (this.rejectionPolicy != null) {
-			builder.rejectionPolicy(this.rejectionPolicy);
-		}
+		// Spring's default AbortPolicy becomes one that throws PoolRejectedException.
+		builder.rejectionPolicy(rejectedExecutionHandler);
 		ManagedExecutor executor = builder.build();
 		if (this.prestartAllCoreThreads) {
 			executor.prestartAllCoreThreads();

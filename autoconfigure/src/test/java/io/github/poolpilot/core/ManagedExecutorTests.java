@@ -218,7 +218,7 @@ class ManagedExecutorTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> ManagedExecutor.builder("talk", new PoolBounds(2, 10), 0))
 			.withMessage("queue-capacity of pool 'talk' must be at least 1 but was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> new PoolBounds(5, 4))
-			.withMessage("max-threads must be at least min-threads (5) but was 4");
+			.withMessage("max-threads must be at least 1 and at least min-threads (5) but was 4");
 	}
 
 	@Test
