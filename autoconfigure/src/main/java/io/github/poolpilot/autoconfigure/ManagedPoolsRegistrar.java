@@ -10,6 +10,7 @@ import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -45,8 +46,8 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		PoolpilotProperties properties = bind(this.environment);
 		Map<String, Integer> initialSizes = initialSizes(properties);
 		properties.getPools().forEach((name, pool) -> {
-			RootBeanDefinition definition = new RootBeanDefinition(ManagedTaskExecutor.class, () -> createPool(name,
-					pool, initialSizes.get(name), properties.getMeasurement(), (BeanFactory) registry));
+			RootBeanDefinition definition = new RootBeanDefinition(ManagedTaskExecutor.class,
+					() -> createPool(name, pool, initialSizes.get(name), properties, (BeanFactory) registry));
 			registry.registerBeanDefinition(name, definition);
 		});
 	}
@@ -81,8 +82,8 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		return sizes;
 	}
 
-	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize, Measurement measurement,
-			BeanFactory beanFactory) {
+	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize,
+			PoolpilotProperties properties, BeanFactory beanFactory) {
 		ThreadPoolTaskExecutorBuilder builder = beanFactory.getBeanProvider(ThreadPoolTaskExecutorBuilder.class)
 			.getIfAvailable(ThreadPoolTaskExecutorBuilder::new);
 		ManagedTaskExecutor executor = builder.corePoolSize(initialSize)
@@ -94,7 +95,9 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			.awaitTerminationPeriod(pool.getAwaitTermination())
 			.build(ManagedTaskExecutor.class);
 		executor.setBounds(new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()));
-		executor.setRecorder(recorder(measurement));
+		executor.setRecorder(recorder(properties.getMeasurement()));
+		executor.setWeight(pool.getWeight());
+		executor.setTuningMode(properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		return executor;
 	}

@@ -2,6 +2,7 @@ package io.github.poolpilot.autoconfigure;
 
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,13 +37,14 @@ public final class PoolpilotAutoConfiguration {
 		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
 		return new ExistingExecutorsPostProcessor(registry::getObject,
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
-				properties.getExistingExecutors().getQueueCapacity());
+				properties.getExistingExecutors().getQueueCapacity(),
+				properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	PoolRegistry poolpilotPoolRegistry(PoolpilotProperties properties) {
-		return new PoolRegistry(properties.effectiveBudget());
+		return new PoolRegistry(properties.getBudget().getMaxThreads());
 	}
 
 	@Bean(initMethod = "start", destroyMethod = "close")

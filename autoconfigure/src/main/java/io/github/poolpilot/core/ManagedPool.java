@@ -36,6 +36,12 @@ public final class ManagedPool {
 
 	private volatile @Nullable PoolSnapshot lastSnapshot;
 
+	private volatile int weight = 1;
+
+	private volatile TuningMode tuningMode = TuningMode.AUTO;
+
+	private volatile @Nullable String lastDecision;
+
 	/**
 	 * Manage a pool.
 	 * @param name the pool's name
@@ -90,6 +96,60 @@ public final class ManagedPool {
 	 */
 	public int getQueueCapacity() {
 		return this.queueCapacity;
+	}
+
+	/**
+	 * Return the pool's share of the budget relative to the other pools' weights.
+	 * @return the weight
+	 */
+	public int getWeight() {
+		return this.weight;
+	}
+
+	/**
+	 * Set the pool's share of the budget relative to the other pools' weights.
+	 * @param weight the weight, at least 1
+	 */
+	public void setWeight(int weight) {
+		if (weight < 1) {
+			throw new IllegalArgumentException(
+					"weight of pool '" + this.name + "' must be at least 1 but was " + weight);
+		}
+		this.weight = weight;
+	}
+
+	/**
+	 * Return who decides the pool's size.
+	 * @return the tuning mode
+	 */
+	public TuningMode getTuningMode() {
+		return this.tuningMode;
+	}
+
+	/**
+	 * Set who decides the pool's size.
+	 * @param tuningMode the tuning mode
+	 */
+	public void setTuningMode(TuningMode tuningMode) {
+		this.tuningMode = tuningMode;
+	}
+
+	/**
+	 * Return the last decision about the pool's size, with its reason.
+	 * @return the last decision, or {@code null} before any
+	 */
+	public @Nullable String getLastDecision() {
+		return this.lastDecision;
+	}
+
+	/**
+	 * Record a decision about the pool's size, with its reason, such as
+	 * {@code "grow 8→10:
+	 * queueing, throughput +22%"}.
+	 * @param decision the decision
+	 */
+	public void recordDecision(String decision) {
+		this.lastDecision = decision;
 	}
 
 	/**

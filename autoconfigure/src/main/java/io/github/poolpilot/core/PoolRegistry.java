@@ -16,17 +16,18 @@ public class PoolRegistry {
 
 	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
-	private final int maxThreads;
+	private final @Nullable Integer budget;
 
 	/**
 	 * Create a registry.
-	 * @param maxThreads the budget: how many live threads all pools may have together
+	 * @param budget how many live threads all pools may have together, or {@code null}
+	 * for no budget beyond each pool's own max-threads
 	 */
-	public PoolRegistry(int maxThreads) {
-		if (maxThreads < 1) {
-			throw new IllegalArgumentException("budget max-threads must be at least 1 but was " + maxThreads);
+	public PoolRegistry(@Nullable Integer budget) {
+		if (budget != null && budget < 1) {
+			throw new IllegalArgumentException("budget max-threads must be at least 1 but was " + budget);
 		}
-		this.maxThreads = maxThreads;
+		this.budget = budget;
 	}
 
 	/**
@@ -67,11 +68,13 @@ public class PoolRegistry {
 	}
 
 	/**
-	 * Return the budget: how many live threads all pools may have together.
+	 * Return the budget: how many live threads all pools may have together. Without a
+	 * configured budget, the sum of the pools' max-threads.
 	 * @return the budget's maximum
 	 */
 	public int budgetMaxThreads() {
-		return this.maxThreads;
+		return (this.budget != null) ? this.budget
+				: this.pools.values().stream().mapToInt((pool) -> pool.getBounds().maxThreads()).sum();
 	}
 
 	/**
@@ -88,6 +91,24 @@ public class PoolRegistry {
 	 */
 	public int liveThreads() {
 		return this.pools.values().stream().mapToInt((pool) -> pool.getExecutor().getPoolSize()).sum();
+	}
+
+	/**
+	 * Check that giving a pool a new maximum size keeps the pools' maximum sizes together
+	 * within the budget, so that their live threads can never exceed it.
+	 * @param pool the pool to resize
+	 * @param maxPoolSize its new maximum size
+	 * @throws InvalidPoolSizeException if the budget would be exceeded
+	 */
+	public void checkBudget(ManagedPool pool, int maxPoolSize) {
+		int others = allocatedThreads() - pool.getExecutor().getMaximumPoolSize();
+		int budget = budgetMaxThreads();
+		if (others + maxPoolSize > budget) {
+			throw new InvalidPoolSizeException("maxPoolSize",
+					"maxPoolSize " + maxPoolSize + " of pool '" + pool.getName() + "' would bring the pools' maximum "
+							+ "sizes to " + (others + maxPoolSize) + ", over the budget of " + budget
+							+ " threads (allowed: at most " + Math.max(0, budget - others) + ")");
+		}
 	}
 
 }

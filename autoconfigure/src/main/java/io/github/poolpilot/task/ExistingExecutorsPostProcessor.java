@@ -12,6 +12,7 @@ import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
@@ -43,6 +44,8 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 
 	private final int queueCapacity;
 
+	private final TuningMode tuningMode;
+
 	/**
 	 * Create a post-processor.
 	 * @param registry the registry the existing pools join, looked up when the first one
@@ -50,13 +53,15 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 	 * @param recorder the measurement settings for each pool
 	 * @param excluded bean names to leave alone
 	 * @param queueCapacity the capacity given to an unbounded queue
+	 * @param tuningMode who decides the pools' sizes at first
 	 */
 	public ExistingExecutorsPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorder.Builder> recorder,
-			Collection<String> excluded, int queueCapacity) {
+			Collection<String> excluded, int queueCapacity, TuningMode tuningMode) {
 		this.registry = registry;
 		this.recorder = recorder;
 		this.excluded = Set.copyOf(excluded);
 		this.queueCapacity = queueCapacity;
+		this.tuningMode = tuningMode;
 	}
 
 	@Override
@@ -86,6 +91,7 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 		PoolRecorder recorder = this.recorder.get().build();
 		PoolBounds bounds = new PoolBounds(Math.min(live.getCorePoolSize(), 1), live.getMaximumPoolSize());
 		ManagedPool pool = new ManagedPool(beanName, live, recorder, bounds);
+		pool.setTuningMode(this.tuningMode);
 		live.setRejectedExecutionHandler(pool.countingRejections(live.getRejectedExecutionHandler()));
 		this.registry.get().register(pool);
 		ProxyFactory proxy = new ProxyFactory(executor);

@@ -19,6 +19,7 @@ import io.github.poolpilot.core.ManagedExecutor;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
 
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.core.task.TaskRejectedException;
@@ -54,6 +55,10 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	private PoolRecorder.Builder recorder = PoolRecorder.builder();
 
 	private @Nullable PoolRegistry registry;
+
+	private int weight = 1;
+
+	private TuningMode tuningMode = TuningMode.AUTO;
 
 	private @Nullable TaskDecorator taskDecorator;
 
@@ -102,6 +107,22 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 */
 	public void setRegistry(PoolRegistry registry) {
 		this.registry = registry;
+	}
+
+	/**
+	 * Set the pool's share of the budget relative to other pools' weights (1 by default).
+	 * @param weight the weight
+	 */
+	public void setWeight(int weight) {
+		this.weight = weight;
+	}
+
+	/**
+	 * Set who decides the pool's size at first ({@code AUTO} by default).
+	 * @param tuningMode the initial tuning mode
+	 */
+	public void setTuningMode(TuningMode tuningMode) {
+		this.tuningMode = tuningMode;
 	}
 
 	@Override
@@ -207,6 +228,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (this.prestartAllCoreThreads) {
 			executor.prestartAllCoreThreads();
 		}
+		executor.getPool().setWeight(this.weight);
+		executor.getPool().setTuningMode(this.tuningMode);
 		this.managed = executor;
 		if (this.registry != null) {
 			this.registry.register(executor.getPool());

@@ -80,7 +80,9 @@ class PoolpilotAutoConfigurationTests {
 
 	@Test
 	void theBudgetDefaultsToTheSumOfThePoolsMaxThreads() {
-		this.runner.withPropertyValues("poolpilot.pools.a.max-threads=3", "poolpilot.pools.b.max-threads=5")
+		this.runner
+			.withPropertyValues("poolpilot.pools.a.max-threads=3", "poolpilot.pools.b.max-threads=5",
+					"poolpilot.existing-executors.enabled=false")
 			.run((context) -> assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(8));
 	}
 

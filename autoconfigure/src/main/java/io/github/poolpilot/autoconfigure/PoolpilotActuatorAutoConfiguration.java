@@ -1,0 +1,42 @@
+package io.github.poolpilot.autoconfigure;
+
+import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
+import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
+import io.github.poolpilot.core.PoolRegistry;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the {@code threadpools} Actuator endpoint.
+ *
+ * @author poolpilot authors
+ */
+@AutoConfiguration(after = PoolpilotAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnAvailableEndpoint(ThreadPoolsEndpoint.class)
+public final class PoolpilotActuatorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(PoolRegistry.class)
+	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, PoolpilotProperties properties,
+			ApplicationEventPublisher events) {
+		return new ThreadPoolsEndpoint(registry, properties.getTuning().isEnabled(), events);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ThreadPoolsEndpoint.class)
+	ThreadPoolsEndpointWebExtension threadPoolsEndpointWebExtension(ThreadPoolsEndpoint endpoint) {
+		return new ThreadPoolsEndpointWebExtension(endpoint);
+	}
+
+}

@@ -1,0 +1,60 @@
+package io.github.poolpilot.actuate;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.PoolRegistry;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests that the {@code threadpools} endpoint is read-only unless the application opts
+ * in.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=threadpools", "poolpilot.pools.talk.max-threads=4" })
+class ThreadPoolsEndpointAccessTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private PoolRegistry registry;
+
+	@Test
+	void readsAreAllowedAndWritesRefusedByDefault() {
+		RestClient client = RestClient.create("http://localhost:" + this.port);
+		assertThat(client.get().uri("/actuator/threadpools/talk").retrieve().toEntity(String.class).getStatusCode())
+			.isEqualTo(HttpStatus.OK);
+		HttpStatus status = HttpStatus.valueOf(client.post()
+			.uri("/actuator/threadpools/talk")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"corePoolSize\":1}")
+			.retrieve()
+			.onStatus((code) -> true, (request, response) -> {
+			})
+			.toBodilessEntity()
+			.getStatusCode()
+			.value());
+		assertThat(status).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+		assertThat(this.registry.get("talk").getExecutor().getCorePoolSize()).isEqualTo(4);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+	}
+
+}

@@ -1,0 +1,182 @@
+package io.github.poolpilot.actuate;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the {@code threadpools} endpoint over real HTTP.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=threadpools",
+				"management.endpoint.threadpools.access=unrestricted", "poolpilot.budget.max-threads=10",
+				"poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=8",
+				"poolpilot.pools.talk.queue-capacity=20", "poolpilot.pools.stop.max-threads=4",
+				"poolpilot.existing-executors.enabled=false" })
+class ThreadPoolsEndpointHttpTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private PoolRegistry registry;
+
+	@Autowired
+	private AuditEvents audits;
+
+	private ManagedPool talk;
+
+	@BeforeEach
+	void resetTalk() {
+		this.talk = this.registry.get("talk");
+		this.talk.resize(4, 4);
+		this.talk.setTuningMode(TuningMode.AUTO);
+		this.audits.events.clear();
+	}
+
+	@Test
+	void listsEveryPoolAndTheBudget() {
+		ResponseEntity<String> response = get("/actuator/threadpools");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).contains("\"budget\":{\"maxThreads\":10,\"allocatedThreads\":8")
+			.contains("\"talk\":{\"corePoolSize\":4,\"maxPoolSize\":4")
+			.contains("\"stop\":{")
+			.contains("\"queueCapacity\":20")
+			.contains("\"minThreads\":2,\"maxThreads\":8,\"weight\":1")
+			.contains("\"tuning\":{\"mode\":\"auto\"");
+	}
+
+	@Test
+	void showsOnePoolOr404() {
+		assertThat(get("/actuator/threadpools/talk").getBody()).startsWith("{\"corePoolSize\":4");
+		assertThat(get("/actuator/threadpools/nope").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+		assertThat(post("/actuator/threadpools/nope", "{\"corePoolSize\":3}").getStatusCode())
+			.isEqualTo(HttpStatus.NOT_FOUND);
+	}
+
+	@Test
+	void resizingSwitchesThePoolToManualAndIsAudited() {
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", "{\"corePoolSize\":3,\"maxPoolSize\":6}");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).contains("\"corePoolSize\":3,\"maxPoolSize\":6")
+			.contains("\"mode\":\"manual\"")
+			.contains("resize 4/4→3/6: by anonymous, tuning manual");
+		assertThat(this.talk.getExecutor().getCorePoolSize()).isEqualTo(3);
+		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+		assertThat(this.audits.events).singleElement().satisfies((event) -> {
+			assertThat(event.getAuditEvent().getType()).isEqualTo(ThreadPoolsEndpoint.AUDIT_EVENT_TYPE);
+			assertThat(event.getAuditEvent().getPrincipal()).isEqualTo("anonymous");
+			assertThat(event.getAuditEvent().getData()).containsEntry("pool", "talk");
+		});
+		assertThat(post("/actuator/threadpools/talk", "{\"tuning\":\"auto\"}").getBody()).contains("\"mode\":\"auto\"");
+		assertThat(this.talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+	}
+
+	@Test
+	void oneSizeAloneKeepsCoreWithinMax() {
+		assertThat(post("/actuator/threadpools/talk", "{\"maxPoolSize\":3}").getBody())
+			.contains("\"corePoolSize\":3,\"maxPoolSize\":3");
+		assertThat(post("/actuator/threadpools/talk", "{\"corePoolSize\":5}").getBody())
+			.contains("\"corePoolSize\":5,\"maxPoolSize\":5");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "{\"corePoolSize\":-1}|corePoolSize", "{\"corePoolSize\":0}|corePoolSize",
+			"{\"corePoolSize\":6,\"maxPoolSize\":5}|corePoolSize", "{\"maxPoolSize\":9}|maxPoolSize",
+			"{\"corePoolSize\":1}|corePoolSize", "{\"tuning\":\"fast\"}|tuning", "{}|corePoolSize",
+			"{\"maxPoolSize\":8}|maxPoolSize" })
+	void invalidChangesAnswer400NamingTheFieldAndChangeNothing(String caseAndField) {
+		String body = caseAndField.substring(0, caseAndField.indexOf('|'));
+		String field = caseAndField.substring(caseAndField.indexOf('|') + 1);
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", body);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("\"field\":\"" + field + "\"");
+		assertUnchanged();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "{\"corePoolSize\":\"many\"}", "{\"corePoolSize\":1.5}",
+			"{\"maxPoolSize\":99999999999999}", "{\"corePoolSize\":[1]}", "{not json", "[]" })
+	void malformedValuesAnswer400AndChangeNothing(String body) {
+		assertThat(post("/actuator/threadpools/talk", body).getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertUnchanged();
+	}
+
+	private void assertUnchanged() {
+		assertThat(this.talk.getExecutor().getCorePoolSize()).isEqualTo(4);
+		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(4);
+		assertThat(this.talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+		assertThat(this.audits.events).isEmpty();
+	}
+
+	private ResponseEntity<String> get(String path) {
+		return RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri(path)
+			.retrieve()
+			.onStatus((status) -> true, (request, response) -> {
+			})
+			.toEntity(String.class);
+	}
+
+	private ResponseEntity<String> post(String path, String body) {
+		return RestClient.create("http://localhost:" + this.port)
+			.post()
+			.uri(path)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(body)
+			.retrieve()
+			.onStatus((status) -> true, (request, response) -> {
+			})
+			.toEntity(String.class);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+		@Bean
+		AuditEvents auditEvents() {
+			return new AuditEvents();
+		}
+
+	}
+
+	static class AuditEvents {
+
+		final List<AuditApplicationEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void on(AuditApplicationEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}
