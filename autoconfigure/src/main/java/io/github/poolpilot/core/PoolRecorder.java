@@ -80,6 +80,8 @@ public final class PoolRecorder {
 
 	private final Recorder response = new Recorder(SIGNIFICANT_DIGITS);
 
+	private volatile @Nullable TimingListener timingListener;
+
 	// Window state, guarded by this.
 
 	private Totals windowStart = Totals.ZERO;
@@ -152,6 +154,15 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Set a listener told of every timed task's queue wait and service time, such as
+	 * metrics timers.
+	 * @param timingListener the listener, or {@code null} for none
+	 */
+	public void setTimingListener(@Nullable TimingListener timingListener) {
+		this.timingListener = timingListener;
+	}
+
+	/**
 	 * Count a task that the pool refused.
 	 */
 	public void taskRejected() {
@@ -204,6 +215,10 @@ public final class PoolRecorder {
 		this.queueWait.recordValue(wait);
 		this.service.recordValue(serviceTime);
 		this.response.recordValue(wait + serviceTime);
+		TimingListener listener = this.timingListener;
+		if (listener != null) {
+			listener.taskTimed(wait, serviceTime);
+		}
 		countFinished(failed);
 	}
 
@@ -301,6 +316,21 @@ public final class PoolRecorder {
 
 	private static double millis(long nanos) {
 		return nanos / NANOS_PER_MILLI;
+	}
+
+	/**
+	 * Told of every timed task's times as it ends, on the thread that ran it.
+	 */
+	@FunctionalInterface
+	public interface TimingListener {
+
+		/**
+		 * A timed task ended.
+		 * @param queueWaitNanos how long it waited in the queue
+		 * @param serviceNanos how long it ran
+		 */
+		void taskTimed(long queueWaitNanos, long serviceNanos);
+
 	}
 
 	/**

@@ -1,0 +1,84 @@
+package io.github.poolpilot.metrics;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.PoolRegistry;
+
+/**
+ * Binds the meters Spring Boot's {@code executor.*} binding lacks, under the same
+ * namespace and {@code name} tag: {@code executor.rejected} and {@code executor.failed}
+ * counters, {@code executor.queue.wait} and {@code executor.execution} timers (with
+ * percentile histograms, so Prometheus can aggregate them), the tuner's
+ * {@code executor.tuning.target}, and the {@code executor.budget.*} gauges. Boot's own
+ * meters ({@code executor.completed}, {@code executor.active}, {@code executor.queued},
+ * pool sizes) are not bound again.
+ *
+ * @author poolpilot authors
+ */
+public class PoolMetrics implements MeterBinder {
+
+	private final PoolRegistry registry;
+
+	public PoolMetrics(PoolRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry meterRegistry) {
+		this.registry.pools().forEach((pool) -> bind(pool, meterRegistry));
+		Gauge.builder("executor.budget.max", this.registry, PoolRegistry::budgetMaxThreads)
+			.description("Live threads all managed pools may have together")
+			.baseUnit("threads")
+			.register(meterRegistry);
+		Gauge.builder("executor.budget.allocated", this.registry, PoolRegistry::allocatedThreads)
+			.description("Sum of the managed pools' maximum sizes")
+			.baseUnit("threads")
+			.register(meterRegistry);
+		Gauge.builder("executor.budget.live", this.registry, PoolRegistry::liveThreads)
+			.description("Live threads of all managed pools")
+			.baseUnit("threads")
+			.register(meterRegistry);
+	}
+
+	private void bind(ManagedPool pool, MeterRegistry meterRegistry) {
+		Tags tags = Tags.of("name", pool.getName());
+		FunctionCounter.builder("executor.rejected", pool, (p) -> p.getRecorder().taskCounts().rejected())
+			.tags(tags)
+			.description("Tasks the pool refused")
+			.baseUnit("tasks")
+			.register(meterRegistry);
+		FunctionCounter.builder("executor.failed", pool, (p) -> p.getRecorder().taskCounts().failed())
+			.tags(tags)
+			.description("Tasks that threw, completed exceptionally or were cancelled")
+			.baseUnit("tasks")
+			.register(meterRegistry);
+		Gauge.builder("executor.tuning.target", pool, (p) -> p.getExecutor().getMaximumPoolSize())
+			.tags(tags)
+			.description("The size the tuner is heading for")
+			.baseUnit("threads")
+			.register(meterRegistry);
+		Timer queueWait = Timer.builder("executor.queue.wait")
+			.tags(tags)
+			.description("Time tasks waited in the queue")
+			.publishPercentileHistogram()
+			.register(meterRegistry);
+		Timer execution = Timer.builder("executor.execution")
+			.tags(tags)
+			.description("Time tasks ran")
+			.publishPercentileHistogram()
+			.register(meterRegistry);
+		pool.getRecorder().setTimingListener((waitNanos, serviceNanos) -> {
+			queueWait.record(waitNanos, TimeUnit.NANOSECONDS);
+			execution.record(serviceNanos, TimeUnit.NANOSECONDS);
+		});
+	}
+
+}

@@ -1,0 +1,82 @@
+package io.github.poolpilot.metrics;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests that poolpilot's meters reach {@code /actuator/prometheus} with the right types,
+ * beside Spring Boot's own {@code executor.*} meters and without binding any twice.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=prometheus", "poolpilot.pools.talk.max-threads=2",
+				"poolpilot.budget.max-threads=20" })
+class PoolMetricsPrometheusTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	@Qualifier("talk")
+	private ThreadPoolTaskExecutor talk;
+
+	@Test
+	void poolMetersAreScrapedWithTheirTypes() throws Exception {
+		Future<?> done = this.talk.submit(() -> {
+		});
+		done.get(10, TimeUnit.SECONDS);
+		Future<?> failed = this.talk.submit(() -> {
+			throw new IllegalStateException("boom");
+		});
+		((Executor) this.talk).execute(() -> {
+		});
+		try {
+			failed.get(10, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			// expected
+		}
+		String scrape = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/actuator/prometheus")
+			.retrieve()
+			.body(String.class);
+		assertThat(scrape).contains("# TYPE executor_rejected_tasks_total counter")
+			.contains("executor_rejected_tasks_total{name=\"talk\"}")
+			.contains("# TYPE executor_failed_tasks_total counter")
+			.contains("executor_failed_tasks_total{name=\"talk\"} 1.0")
+			.contains("# TYPE executor_queue_wait_seconds histogram")
+			.contains("executor_queue_wait_seconds_bucket{name=\"talk\",le=")
+			.contains("# TYPE executor_execution_seconds histogram")
+			.contains("executor_execution_seconds_count{name=\"talk\"}")
+			.contains("# TYPE executor_tuning_target_threads gauge")
+			.contains("executor_tuning_target_threads{name=\"talk\"} 2.0")
+			.contains("executor_budget_max_threads 20.0")
+			.contains("# TYPE executor_budget_live_threads gauge")
+			.contains("executor_completed_tasks_total{name=\"talk\"}");
+		assertThat(scrape.split("# TYPE executor_completed_tasks_total ", -1)).hasSize(2);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+	}
+
+}
