@@ -2,6 +2,7 @@ package io.github.poolpilot.autoconfigure;
 
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
+import io.github.poolpilot.actuate.ThreadPoolsRequestBodyCheck;
 import io.github.poolpilot.core.PoolRegistry;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -10,8 +11,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAdapter;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -30,6 +34,15 @@ public final class PoolpilotActuatorAutoConfiguration {
 	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, PoolpilotProperties properties,
 			ApplicationEventPublisher events) {
 		return new ThreadPoolsEndpoint(registry, properties.getTuning().isEnabled(), events);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ThreadPoolsEndpoint.class)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(RequestBodyAdviceAdapter.class)
+	ThreadPoolsRequestBodyCheck threadPoolsRequestBodyCheck() {
+		return new ThreadPoolsRequestBodyCheck();
 	}
 
 	@Bean

@@ -110,7 +110,8 @@ class ThreadPoolsEndpointHttpTests {
 	@ValueSource(strings = { "{\"corePoolSize\":-1}|corePoolSize", "{\"corePoolSize\":0}|corePoolSize",
 			"{\"corePoolSize\":6,\"maxPoolSize\":5}|corePoolSize", "{\"maxPoolSize\":9}|maxPoolSize",
 			"{\"corePoolSize\":1}|corePoolSize", "{\"tuning\":\"fast\"}|tuning", "{}|corePoolSize",
-			"{\"maxPoolSize\":8}|maxPoolSize" })
+			"{\"maxPoolSize\":8}|maxPoolSize", "{\"maxPoolsize\":5}|maxPoolsize",
+			"{\"corePoolSize\":3,\"extra\":1}|extra", "{\"corePoolSize\":null}|corePoolSize" })
 	void invalidChangesAnswer400NamingTheFieldAndChangeNothing(String caseAndField) {
 		String body = caseAndField.substring(0, caseAndField.indexOf('|'));
 		String field = caseAndField.substring(caseAndField.indexOf('|') + 1);
