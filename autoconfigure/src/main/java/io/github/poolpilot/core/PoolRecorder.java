@@ -2,6 +2,9 @@ package io.github.poolpilot.core;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
@@ -22,11 +25,19 @@ import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
  * window.
  * <p>
  * The recording side runs on every submit and every task end, so it takes no lock and
- * keeps no per-task state: counts and sums go to {@link LongAdder}s, latencies to
+ * keeps no per-task state: submits and rejections go to {@link LongAdder}s, each worker
+ * thread's ends, counts and time sums to its own {@link WorkerTotals}, latencies to
  * HdrHistogram {@link Recorder}s, and each task's timestamps travel with the task in its
  * {@link TimedTask} wrapper. Counts are always exact; timing can be limited to one task
  * in {@code timingSampleEvery}, and thread CPU time (which costs a system call) is
  * sampled on one timed task in {@code cpuSampleEvery}.
+ * <p>
+ * Every timed task adds to the exact sums behind the means. The percentile histograms
+ * take a uniform random sample of them sized to the pool's rate: all tasks while a window
+ * holds fewer than {@value #HISTOGRAM_SAMPLES_PER_WINDOW}, about that many once it holds
+ * more, so that a fast pool does not pay three histogram records per task for percentiles
+ * that a thousand samples already give within a percent. CPU sampling thins out the same
+ * way, to about {@value #CPU_SAMPLES_PER_WINDOW} samples a window.
  *
  * @author poolpilot authors
  */
@@ -42,6 +53,10 @@ public final class PoolRecorder {
 	 */
 	private static final int SIGNIFICANT_DIGITS = 2;
 
+	static final long HISTOGRAM_SAMPLES_PER_WINDOW = 1000;
+
+	static final long CPU_SAMPLES_PER_WINDOW = 100;
+
 	private final NanoClock clock;
 
 	private final @Nullable NanoClock cpuClock;
@@ -50,29 +65,35 @@ public final class PoolRecorder {
 
 	private final int cpuSampleEvery;
 
+	/**
+	 * Record one timed task in this many into the histograms; set from the last window's
+	 * completions.
+	 */
+	private volatile int histogramSampleEvery = 1;
+
+	/**
+	 * Read the CPU time of one timed task in this many; at least cpuSampleEvery.
+	 */
+	private volatile int cpuSampleEveryNow;
+
 	private final int processors;
 
 	private final double targetCpuUtilization;
 
 	private final LongAdder submitted = new LongAdder();
 
-	private final LongAdder completed = new LongAdder();
-
-	private final LongAdder failed = new LongAdder();
-
 	private final LongAdder rejected = new LongAdder();
 
 	private final LongAdder abandoned = new LongAdder();
 
-	private final LongAdder timed = new LongAdder();
+	private final ThreadLocal<WorkerTotals> workerTotals = ThreadLocal.withInitial(this::newWorkerTotals);
 
-	private final LongAdder queueWaitNanos = new LongAdder();
+	private final Queue<WorkerTotals> workers = new ConcurrentLinkedQueue<>();
 
-	private final LongAdder serviceNanos = new LongAdder();
-
-	private final LongAdder sampledServiceNanos = new LongAdder();
-
-	private final LongAdder sampledCpuNanos = new LongAdder();
+	/**
+	 * Totals of worker threads that ended, guarded by this.
+	 */
+	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
 
 	private final Recorder queueWait = new Recorder(SIGNIFICANT_DIGITS);
 
@@ -101,6 +122,7 @@ public final class PoolRecorder {
 		this.cpuClock = (builder.cpuSampleEvery > 0) ? builder.cpuClock : null;
 		this.timingSampleEvery = builder.timingSampleEvery;
 		this.cpuSampleEvery = builder.cpuSampleEvery;
+		this.cpuSampleEveryNow = builder.cpuSampleEvery;
 		this.processors = builder.processors;
 		this.targetCpuUtilization = builder.targetCpuUtilization;
 		this.windowStartNanos = this.clock.nanoTime();
@@ -183,7 +205,8 @@ public final class PoolRecorder {
 	 * @param thrown what the task threw, if anything
 	 */
 	public void untimedTaskFinished(Runnable task, @Nullable Throwable thrown) {
-		countFinished(thrown != null || failedFuture(task));
+		this.workerTotals.get()
+			.add((thrown != null || failedFuture(task)) ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
 	}
 
 	long now() {
@@ -195,7 +218,8 @@ public final class PoolRecorder {
 	 */
 	long cpuSampleStart() {
 		NanoClock cpu = this.cpuClock;
-		if (cpu == null || (this.cpuSampleEvery > 1 && ThreadLocalRandom.current().nextInt(this.cpuSampleEvery) != 0)) {
+		int every = this.cpuSampleEveryNow;
+		if (cpu == null || (every > 1 && ThreadLocalRandom.current().nextInt(every) != 0)) {
 			return -1;
 		}
 		return cpu.nanoTime();
@@ -205,25 +229,54 @@ public final class PoolRecorder {
 		long endedAt = this.clock.nanoTime();
 		long wait = Math.max(0, startedAt - submittedAt);
 		long serviceTime = Math.max(0, endedAt - startedAt);
+		WorkerTotals totals = this.workerTotals.get();
 		if (cpuStart >= 0) {
-			this.sampledCpuNanos.add(Math.max(0, this.cpuClock.nanoTime() - cpuStart));
-			this.sampledServiceNanos.add(serviceTime);
+			totals.add(WorkerTotals.SAMPLED_CPU_NANOS, Math.max(0, this.cpuClock.nanoTime() - cpuStart));
+			totals.add(WorkerTotals.SAMPLED_SERVICE_NANOS, serviceTime);
 		}
-		this.queueWaitNanos.add(wait);
-		this.serviceNanos.add(serviceTime);
-		this.timed.increment();
-		this.queueWait.recordValue(wait);
-		this.service.recordValue(serviceTime);
-		this.response.recordValue(wait + serviceTime);
+		totals.add(WorkerTotals.QUEUE_WAIT_NANOS, wait);
+		totals.add(WorkerTotals.SERVICE_NANOS, serviceTime);
+		totals.add(WorkerTotals.TIMED, 1);
+		int every = this.histogramSampleEvery;
+		if (every == 1 || ThreadLocalRandom.current().nextInt(every) == 0) {
+			this.queueWait.recordValue(wait);
+			this.service.recordValue(serviceTime);
+			this.response.recordValue(wait + serviceTime);
+		}
 		TimingListener listener = this.timingListener;
 		if (listener != null) {
 			listener.taskTimed(wait, serviceTime);
 		}
-		countFinished(failed);
+		totals.add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
 	}
 
-	private void countFinished(boolean failed) {
-		(failed ? this.failed : this.completed).increment();
+	private WorkerTotals newWorkerTotals() {
+		WorkerTotals totals = new WorkerTotals();
+		this.workers.add(totals);
+		return totals;
+	}
+
+	/**
+	 * Sum every worker's totals; those of ended workers are kept and their entries
+	 * dropped, so that threads coming and going leave nothing behind.
+	 */
+	private synchronized long[] workerSums() {
+		long[] sums = this.endedWorkers.clone();
+		for (Iterator<WorkerTotals> iterator = this.workers.iterator(); iterator.hasNext();) {
+			WorkerTotals totals = iterator.next();
+			boolean ended = totals.ownerEnded();
+			for (int field = 0; field < WorkerTotals.FIELDS; field++) {
+				long value = totals.get(field);
+				sums[field] += value;
+				if (ended) {
+					this.endedWorkers[field] += value;
+				}
+			}
+			if (ended) {
+				iterator.remove();
+			}
+		}
+		return sums;
 	}
 
 	/**
@@ -284,6 +337,12 @@ public final class PoolRecorder {
 		}
 		long arrivals = window.submitted;
 		long completions = window.completed + window.failed;
+		this.histogramSampleEvery = (int) Math.max(1,
+				Math.min(Integer.MAX_VALUE, window.timed / HISTOGRAM_SAMPLES_PER_WINDOW));
+		if (this.cpuSampleEvery > 0) {
+			this.cpuSampleEveryNow = (int) Math.max(this.cpuSampleEvery,
+					Math.min(Integer.MAX_VALUE, window.timed / CPU_SAMPLES_PER_WINDOW));
+		}
 		LittlesLaw littlesLaw = littlesLaw(arrivals / seconds, completions / seconds, queueWait, service, response);
 		return new PoolSnapshot(pool, seconds, sizes, totals.counts(), arrivals, completions, queueWait, service,
 				response, littlesLaw);
@@ -343,15 +402,14 @@ public final class PoolRecorder {
 
 		static Totals read(PoolRecorder recorder) {
 			// Ends are read before submits so that a task racing the read is never
-			// counted
-			// as finished without having been submitted.
-			long completed = recorder.completed.sum();
-			long failed = recorder.failed.sum();
+			// counted as finished without having been submitted.
+			long[] workers = recorder.workerSums();
 			long rejected = recorder.rejected.sum();
 			long abandoned = recorder.abandoned.sum();
-			return new Totals(recorder.submitted.sum(), completed, failed, rejected, abandoned, recorder.timed.sum(),
-					recorder.queueWaitNanos.sum(), recorder.serviceNanos.sum(), recorder.sampledServiceNanos.sum(),
-					recorder.sampledCpuNanos.sum());
+			return new Totals(recorder.submitted.sum(), workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
+					rejected, abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
+					workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],
+					workers[WorkerTotals.SAMPLED_CPU_NANOS]);
 		}
 
 		Totals minus(Totals start) {
