@@ -66,8 +66,8 @@ public final class PoolRecorder {
 	private final int cpuSampleEvery;
 
 	/**
-	 * Record one timed task in this many into the histograms; set from the last window's
-	 * completions.
+	 * Record one timed task in this many into the histograms; set from the number of
+	 * timed tasks in the last window.
 	 */
 	private volatile int histogramSampleEvery = 1;
 

@@ -176,6 +176,35 @@ class PoolRecorderTests {
 	}
 
 	@Test
+	void countsOfWorkerThreadsThatEndedAreKept() throws InterruptedException {
+		PoolRecorder recorder = recorder(1);
+		for (int i = 0; i < 3; i++) {
+			Thread worker = new Thread(recorder.accept(() -> this.clock.advanceMillis(5)));
+			worker.start();
+			worker.join();
+		}
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(3, 3, 0, 0, 0));
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(3, 3, 0, 0, 0));
+		assertThat(recorder.snapshot("talk", SIZES).serviceTime().meanMs()).isEqualTo(5.0);
+	}
+
+	@Test
+	void aFastPoolSamplesItsHistogramsButKeepsExactMeans() {
+		PoolRecorder recorder = recorder(0);
+		for (int i = 0; i < 5000; i++) {
+			recorder.accept(() -> this.clock.advanceMillis(2)).run();
+		}
+		recorder.snapshot("talk", SIZES);
+		for (int i = 0; i < 5000; i++) {
+			recorder.accept(() -> this.clock.advanceMillis(4)).run();
+		}
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		assertThat(snapshot.windowCompletions()).isEqualTo(5000);
+		assertThat(snapshot.serviceTime().meanMs()).isEqualTo(4.0);
+		assertThat(snapshot.serviceTime().p99Ms()).isCloseTo(4.0, within(0.04));
+	}
+
+	@Test
 	void invalidSettingsAreRefusedWithTheirAllowedRange() {
 		assertThatIllegalArgumentException().isThrownBy(() -> PoolRecorder.builder().timingSampleEvery(0))
 			.withMessage("timingSampleEvery must be at least 1 but was 0");

@@ -33,4 +33,18 @@ class SampleApplicationTests {
 		assertThat(response.getBody()).contains("\"status\":\"UP\"");
 	}
 
+	@Test
+	void listsItsStartTalkAndStopPoolsSharingABudgetOf400() {
+		String pools = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/actuator/threadpools")
+			.retrieve()
+			.body(String.class);
+		assertThat(pools).contains("\"maxThreads\":400")
+			.contains("\"start\":{\"corePoolSize\":300,\"maxPoolSize\":300")
+			.contains("\"talk\":{\"corePoolSize\":50,\"maxPoolSize\":50")
+			.contains("\"stop\":{\"corePoolSize\":50,\"maxPoolSize\":50")
+			.contains("\"applicationTaskExecutor\"");
+	}
+
 }
