@@ -1,0 +1,103 @@
+package io.github.poolpilot.actuate;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.PoolRegistry;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests the documented way to protect the {@code threadpools} write operation with Spring
+ * Security: anyone may read, only the {@code OPS} role may change a pool.
+ *
+ * @author poolpilot authors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=threadpools",
+				"management.endpoint.threadpools.access=unrestricted", "poolpilot.pools.talk.max-threads=4",
+				"poolpilot.existing-executors.enabled=false" })
+class ThreadPoolsEndpointSecurityTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private PoolRegistry registry;
+
+	@Test
+	void anyoneMayReadTheEndpoint() {
+		assertThat(exchange(HttpMethod.GET, null).getStatusCode()).isEqualTo(HttpStatus.OK);
+	}
+
+	@Test
+	void onlyTheOpsRoleMayChangeAPool() {
+		assertThat(exchange(HttpMethod.POST, null).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+		assertThat(exchange(HttpMethod.POST, "viewer").getStatusCode()).isEqualTo(HttpStatus.FORBIDDEN);
+		assertThat(this.registry.get("talk").getExecutor().getMaximumPoolSize()).isEqualTo(4);
+		ResponseEntity<String> allowed = exchange(HttpMethod.POST, "ops");
+		assertThat(allowed.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(allowed.getBody()).contains("by ops");
+		assertThat(this.registry.get("talk").getExecutor().getMaximumPoolSize()).isEqualTo(3);
+	}
+
+	private ResponseEntity<String> exchange(HttpMethod method, String user) {
+		RestClient.RequestBodySpec request = RestClient.create("http://localhost:" + this.port)
+			.method(method)
+			.uri("/actuator/threadpools/talk")
+			.contentType(MediaType.APPLICATION_JSON);
+		if (user != null) {
+			request.headers((headers) -> headers.setBasicAuth(user, user));
+		}
+		if (method == HttpMethod.POST) {
+			request.body("{\"corePoolSize\":3,\"maxPoolSize\":3}");
+		}
+		return request.retrieve().onStatus((status) -> true, (req, res) -> {
+		}).toEntity(String.class);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+		// The configuration docs/actuator.md shows.
+		@Bean
+		SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
+			http.securityMatcher(EndpointRequest.toAnyEndpoint())
+				.authorizeHttpRequests(
+						(requests) -> requests.requestMatchers(HttpMethod.POST, "/actuator/threadpools/**")
+							.hasRole("OPS")
+							.anyRequest()
+							.permitAll())
+				.httpBasic(Customizer.withDefaults())
+				.csrf((csrf) -> csrf.ignoringRequestMatchers(EndpointRequest.toAnyEndpoint()));
+			return http.build();
+		}
+
+		@Bean
+		InMemoryUserDetailsManager users() {
+			return new InMemoryUserDetailsManager(User.withUsername("ops").password("{noop}ops").roles("OPS").build(),
+					User.withUsername("viewer").password("{noop}viewer").roles("VIEWER").build());
+		}
+
+	}
+
+}
