@@ -47,6 +47,11 @@ public final class PoolpilotAutoConfiguration {
 		return new PoolRegistry(properties.getBudget().getMaxThreads());
 	}
 
+	@Bean
+	PoolsConfigurationRefresher poolpilotConfigurationRefresher(Environment environment, PoolRegistry registry) {
+		return new PoolsConfigurationRefresher(environment, registry);
+	}
+
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
 	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties) {

@@ -91,6 +91,19 @@ public final class ManagedPool {
 	}
 
 	/**
+	 * Set the range the pool's sizes must stay in, moving its current sizes into it.
+	 * @param bounds the new bounds
+	 */
+	public void setBounds(PoolBounds bounds) {
+		synchronized (this.executor) {
+			int core = bounds.clamp(this.executor.getCorePoolSize());
+			int max = Math.max(core, bounds.clamp(this.executor.getMaximumPoolSize()));
+			this.bounds = bounds;
+			resize(core, max);
+		}
+	}
+
+	/**
 	 * Return the fixed capacity of the pool's queue.
 	 * @return the queue capacity
 	 */

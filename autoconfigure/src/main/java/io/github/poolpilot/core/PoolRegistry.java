@@ -16,7 +16,7 @@ public class PoolRegistry {
 
 	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
-	private final @Nullable Integer budget;
+	private volatile @Nullable Integer budget;
 
 	/**
 	 * Create a registry.
@@ -75,6 +75,20 @@ public class PoolRegistry {
 	public int budgetMaxThreads() {
 		return (this.budget != null) ? this.budget
 				: this.pools.values().stream().mapToInt((pool) -> pool.getBounds().maxThreads()).sum();
+	}
+
+	/**
+	 * Change the budget.
+	 * @param budget how many live threads all pools may have together, or {@code null}
+	 * for no budget beyond each pool's own max-threads
+	 * @throws IllegalArgumentException if the pools may already grow past the new budget
+	 */
+	public void setBudget(@Nullable Integer budget) {
+		if (budget != null && budget < Math.max(1, allocatedThreads())) {
+			throw new IllegalArgumentException("budget max-threads " + budget + " is below the " + allocatedThreads()
+					+ " threads the pools may grow to now; lower their sizes first");
+		}
+		this.budget = budget;
 	}
 
 	/**

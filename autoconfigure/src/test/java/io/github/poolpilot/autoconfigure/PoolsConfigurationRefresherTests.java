@@ -1,0 +1,82 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link PoolsConfigurationRefresher}, driven by Spring Cloud's
+ * {@link EnvironmentChangeEvent}.
+ *
+ * @author poolpilot authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class PoolsConfigurationRefresherTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(PoolpilotAutoConfiguration.class))
+		.withPropertyValues("poolpilot.budget.max-threads=20", "poolpilot.pools.talk.min-threads=2",
+				"poolpilot.pools.talk.max-threads=6", "poolpilot.pools.stop.max-threads=4");
+
+	@Test
+	void newBoundsWeightsBudgetAndTuningSwitchApplyWithoutARestart() {
+		this.runner.run((context) -> {
+			ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
+			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+			change(context, "poolpilot.pools.talk.max-threads=3", "poolpilot.pools.talk.weight=4",
+					"poolpilot.budget.max-threads=12", "poolpilot.tuning.enabled=false");
+			assertThat(talk.getBounds()).isEqualTo(new PoolBounds(2, 3));
+			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(3);
+			assertThat(talk.getExecutor().getCorePoolSize()).isEqualTo(3);
+			assertThat(talk.getWeight()).isEqualTo(4);
+			assertThat(talk.getTuningMode()).isEqualTo(TuningMode.OFF);
+			assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(12);
+			change(context, "poolpilot.tuning.enabled=true");
+			assertThat(talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+		});
+	}
+
+	@Test
+	void invalidNewValuesAreRefusedWithALoggedErrorAndTheOldOnesKept(CapturedOutput output) {
+		this.runner.run((context) -> {
+			ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
+			change(context, "poolpilot.pools.talk.min-threads=0", "poolpilot.pools.talk.max-threads=2");
+			assertThat(talk.getBounds()).isEqualTo(new PoolBounds(2, 6));
+			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+			assertThat(output).contains("Refused the new poolpilot configuration")
+				.contains("poolpilot.pools.talk.min-threads");
+		});
+	}
+
+	@Test
+	void aBudgetBelowWhatThePoolsMayGrowToIsRefused(CapturedOutput output) {
+		this.runner.run((context) -> {
+			change(context, "poolpilot.budget.max-threads=5");
+			assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(20);
+			assertThat(output)
+				.contains("'poolpilot.budget.max-threads' is 5 but the pools' new bounds let them grow to 10");
+		});
+	}
+
+	private static void change(ConfigurableApplicationContext context, String... properties) {
+		TestPropertyValues.of(properties).applyTo(context);
+		context.publishEvent(new EnvironmentChangeEvent(context, Set.of("poolpilot")));
+	}
+
+}
