@@ -6,6 +6,7 @@ import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -45,6 +46,24 @@ public final class PoolpilotAutoConfiguration {
 	@ConditionalOnMissingBean
 	PoolRegistry poolpilotPoolRegistry(PoolpilotProperties properties) {
 		return new PoolRegistry(properties.getBudget().getMaxThreads());
+	}
+
+	/**
+	 * Once every pool exists, the application's own executors included, make the pools'
+	 * maximum sizes fit the budget, or fail start-up when even their minimums do not.
+	 */
+	@Bean
+	SmartInitializingSingleton poolpilotBudgetCheck(PoolRegistry registry, PoolpilotProperties properties) {
+		return () -> {
+			int missing = registry.fitToBudget();
+			if (missing > 0) {
+				throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads",
+						properties.getBudget().getMaxThreads(),
+						"must be at least " + (registry.budgetMaxThreads() + missing)
+								+ " to give every managed pool, the application's own executors included, its "
+								+ "min-threads (or exclude executors with poolpilot.exclude)");
+			}
+		};
 	}
 
 	@Bean

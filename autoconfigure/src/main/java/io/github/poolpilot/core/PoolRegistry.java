@@ -1,6 +1,9 @@
 package io.github.poolpilot.core;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -105,6 +108,41 @@ public class PoolRegistry {
 	 */
 	public int liveThreads() {
 		return this.pools.values().stream().mapToInt((pool) -> pool.getExecutor().getPoolSize()).sum();
+	}
+
+	/**
+	 * Shrink pools until their maximum sizes together fit the budget, as after start-up
+	 * when the application's own executors have joined pools that were sized for the
+	 * whole budget. The pools with the most threads per unit of weight give first, each
+	 * down to its min-threads at most.
+	 * @return how many threads the budget is still short by: 0 when everything fits
+	 */
+	public int fitToBudget() {
+		Integer budget = this.budget;
+		if (budget == null) {
+			return 0;
+		}
+		int excess = allocatedThreads() - budget;
+		List<ManagedPool> byShare = new ArrayList<>(this.pools.values());
+		byShare.sort(Comparator
+			.comparingDouble((ManagedPool pool) -> (double) pool.getExecutor().getMaximumPoolSize() / pool.getWeight())
+			.reversed());
+		for (ManagedPool pool : byShare) {
+			if (excess <= 0) {
+				break;
+			}
+			int max = pool.getExecutor().getMaximumPoolSize();
+			int cut = Math.min(excess, max - Math.max(1, pool.getBounds().minThreads()));
+			if (cut > 0) {
+				int newMax = max - cut;
+				int core = pool.getExecutor().getCorePoolSize();
+				pool.resize(Math.min(core, newMax), newMax);
+				pool.recordDecision("shrink " + max + "→" + newMax
+						+ ": the pools' maximum sizes exceeded the budget of " + budget + " threads");
+				excess -= cut;
+			}
+		}
+		return Math.max(0, excess);
 	}
 
 	/**

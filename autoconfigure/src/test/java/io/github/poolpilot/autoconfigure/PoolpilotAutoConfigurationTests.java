@@ -69,12 +69,40 @@ class PoolpilotAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("poolpilot.budget.max-threads=400", "poolpilot.pools.start.max-threads=300",
 					"poolpilot.pools.start.weight=6", "poolpilot.pools.talk.max-threads=50",
-					"poolpilot.pools.stop.max-threads=50")
+					"poolpilot.pools.stop.max-threads=50", "poolpilot.existing-executors.enabled=false")
 			.run((context) -> {
 				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(300);
 				assertThat(context.getBean("talk", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(50);
 				assertThat(context.getBean("stop", ManagedTaskExecutor.class).getCorePoolSize()).isEqualTo(50);
 				assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(400);
+			});
+	}
+
+	@Test
+	void theApplicationsOwnExecutorsShareTheBudget() {
+		this.runner
+			.withPropertyValues("poolpilot.budget.max-threads=40", "poolpilot.pools.start.max-threads=30",
+					"poolpilot.pools.start.weight=3", "poolpilot.pools.talk.max-threads=10")
+			.run((context) -> {
+				PoolRegistry registry = context.getBean(PoolRegistry.class);
+				assertThat(registry.get("applicationTaskExecutor")).isNotNull();
+				assertThat(registry.allocatedThreads()).isEqualTo(40);
+				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(22);
+			});
+	}
+
+	@Test
+	void aBudgetTooSmallForEveryPoolsMinimumFailsStartUp() {
+		this.runner
+			.withPropertyValues("poolpilot.budget.max-threads=4", "poolpilot.pools.start.min-threads=2",
+					"poolpilot.pools.talk.min-threads=2")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getAction()).contains("'poolpilot.budget.max-threads'")
+					.contains("must be at least 5")
+					.contains("poolpilot.exclude");
 			});
 	}
 

@@ -1,0 +1,97 @@
+package io.github.poolpilot.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link PoolRegistry} and the budget it keeps.
+ *
+ * @author poolpilot authors
+ */
+class PoolRegistryTests {
+
+	private final List<ManagedExecutor> executors = new ArrayList<>();
+
+	@AfterEach
+	void shutDown() throws InterruptedException {
+		for (ManagedExecutor executor : this.executors) {
+			executor.shutdownNow();
+			executor.awaitTermination(10, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void budgetFiguresSumThePools() {
+		PoolRegistry registry = new PoolRegistry(null);
+		registry.register(pool("a", 1, 6, 4, 1));
+		registry.register(pool("b", 1, 10, 3, 1));
+		assertThat(registry.budgetMaxThreads()).isEqualTo(16);
+		assertThat(registry.allocatedThreads()).isEqualTo(7);
+		assertThat(registry.liveThreads()).isZero();
+	}
+
+	@Test
+	void fittingToTheBudgetShrinksThePoolsWithTheMostThreadsPerWeightFirst() {
+		PoolRegistry registry = new PoolRegistry(400);
+		ManagedPool start = pool("start", 10, 300, 300, 6);
+		ManagedPool talk = pool("talk", 5, 50, 50, 1);
+		ManagedPool existing = pool("applicationTaskExecutor", 1, 8, 8, 1);
+		registry.register(start);
+		registry.register(talk);
+		registry.register(existing);
+		assertThat(registry.fitToBudget()).isZero();
+		assertThat(registry.allocatedThreads()).isEqualTo(358);
+		PoolRegistry tight = new PoolRegistry(30);
+		tight.register(start);
+		tight.register(talk);
+		tight.register(existing);
+		assertThat(tight.fitToBudget()).isZero();
+		assertThat(tight.allocatedThreads()).isEqualTo(30);
+		assertThat(start.getExecutor().getMaximumPoolSize()).isEqualTo(10);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(12);
+		assertThat(existing.getExecutor().getMaximumPoolSize()).isEqualTo(8);
+		assertThat(start.getLastDecision())
+			.isEqualTo("shrink 300→10: the pools' maximum sizes exceeded the budget of 30 threads");
+	}
+
+	@Test
+	void fittingReportsHowManyThreadsTheBudgetIsShortWhenMinimumsDoNotFit() {
+		PoolRegistry registry = new PoolRegistry(12);
+		registry.register(pool("start", 10, 20, 20, 1));
+		registry.register(pool("talk", 5, 10, 10, 1));
+		assertThat(registry.fitToBudget()).isEqualTo(3);
+		assertThat(registry.allocatedThreads()).isEqualTo(15);
+	}
+
+	@Test
+	void aMaximumOverTheBudgetIsRefusedNamingWhatIsAllowed() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 4, 1);
+		registry.register(talk);
+		registry.register(pool("stop", 1, 10, 4, 1));
+		registry.checkBudget(talk, 6);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.checkBudget(talk, 7))
+			.withMessage("maxPoolSize 7 of pool 'talk' would bring the pools' maximum sizes to 11, over the budget "
+					+ "of 10 threads (allowed: at most 6)");
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.setBudget(7))
+			.withMessageContaining("below the 8 threads the pools may grow to now");
+	}
+
+	private ManagedPool pool(String name, int min, int max, int size, int weight) {
+		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(min, max), 10)
+			.sizes(size, size)
+			.build();
+		this.executors.add(executor);
+		executor.getPool().setWeight(weight);
+		return executor.getPool();
+	}
+
+}
