@@ -17,6 +17,7 @@ import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.web.PoolRejectionExceptionHandler;
+import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -169,7 +170,7 @@ class PoolpilotAutoConfigurationTests {
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
 				for (int i = 0; i < 5; i++) {
 					talk.execute(() -> {
-						sleep(Duration.ofMillis(20));
+						Blocking.sleep(Duration.ofMillis(20));
 						finished.countDown();
 					});
 				}
@@ -186,9 +187,9 @@ class PoolpilotAutoConfigurationTests {
 			.run((context) -> {
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
 				executor[0] = talk.getManagedExecutor();
-				talk.execute(() -> awaitLatch(never));
-				talk.execute(() -> awaitLatch(never));
-				talk.execute(() -> awaitLatch(never));
+				talk.execute(() -> Blocking.await(never));
+				talk.execute(() -> Blocking.await(never));
+				talk.execute(() -> Blocking.await(never));
 			});
 		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
 		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
@@ -227,24 +228,6 @@ class PoolpilotAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
 			.withPropertyValues("poolpilot.pools.talk.max-threads=2")
 			.run((context) -> assertThat(context).hasNotFailed().hasBean("talk"));
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void awaitLatch(CountDownLatch latch) {
-		try {
-			latch.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

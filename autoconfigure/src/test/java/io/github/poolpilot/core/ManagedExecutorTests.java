@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.core.PoolRejectedException.Reason;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.testsupport.Blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -49,7 +50,7 @@ class ManagedExecutorTests {
 		ManagedExecutor pool = pool(4, 4, 400);
 		pool.getPool().takeSnapshot();
 		for (int i = 0; i < 200; i++) {
-			pool.execute(() -> sleep(Duration.ofMillis(50)));
+			pool.execute(() -> Blocking.sleep(Duration.ofMillis(50)));
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> pool.getCompletedTaskCount() >= 80);
 		PoolSnapshot snapshot = pool.getPool().takeSnapshot();
@@ -237,21 +238,7 @@ class ManagedExecutorTests {
 	}
 
 	private void awaitRelease() {
-		try {
-			this.release.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		Blocking.await(this.release);
 	}
 
 }

@@ -18,6 +18,7 @@ import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
 import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -78,7 +79,7 @@ class ExistingExecutorsPostProcessorTests {
 			CountDownLatch release = new CountDownLatch(1);
 			try {
 				for (int i = 0; i < 5; i++) {
-					mine.execute(() -> awaitLatch(release));
+					mine.execute(() -> Blocking.await(release));
 				}
 				AtomicReference<Thread> ranOn = new AtomicReference<>();
 				mine.execute(() -> ranOn.set(Thread.currentThread()));
@@ -104,7 +105,7 @@ class ExistingExecutorsPostProcessorTests {
 			ThreadPoolTaskExecutor mine = context.getBean("mine", ThreadPoolTaskExecutor.class);
 			for (int i = 0; i < 4; i++) {
 				mine.execute(() -> {
-					sleep(Duration.ofMillis(20));
+					Blocking.sleep(Duration.ofMillis(20));
 					finished.countDown();
 				});
 			}
@@ -178,24 +179,6 @@ class ExistingExecutorsPostProcessorTests {
 	void existingExecutorsCanAllBeLeftAlone() {
 		this.runner.withPropertyValues("poolpilot.existing-executors.enabled=false")
 			.run((context) -> assertThat(context.getBean(PoolRegistry.class).pools()).isEmpty());
-	}
-
-	private static void awaitLatch(CountDownLatch latch) {
-		try {
-			latch.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -7,6 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.testsupport.Blocking;
+
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -77,14 +79,7 @@ class ApplicationExceptionHandlerPrecedenceTests {
 
 		@PostMapping("/work")
 		ResponseEntity<Void> work() {
-			this.small.execute(() -> {
-				try {
-					release.await();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			});
+			this.small.execute(() -> Blocking.await(release));
 			return ResponseEntity.accepted().build();
 		}
 

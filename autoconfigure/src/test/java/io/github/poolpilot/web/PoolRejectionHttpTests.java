@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -102,12 +103,7 @@ class PoolRejectionHttpTests {
 	}
 
 	static void awaitRelease() {
-		try {
-			release.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		Blocking.await(release);
 	}
 
 	@SpringBootConfiguration
