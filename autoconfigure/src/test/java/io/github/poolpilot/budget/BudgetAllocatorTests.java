@@ -1,0 +1,117 @@
+package io.github.poolpilot.budget;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link BudgetAllocator}.
+ *
+ * @author poolpilot authors
+ */
+class BudgetAllocatorTests {
+
+	@Test
+	void everyPoolGetsWhatItAsksWhenTheBudgetAllowsIt() {
+		Map<String, Integer> allocation = BudgetAllocator.allocate(List.of(new Demand("start", 10, 300, 6, 120, true),
+				new Demand("talk", 5, 50, 1, 40, true), new Demand("stop", 5, 50, 1, 2, true)), 400);
+		assertThat(allocation).containsExactly(Map.entry("start", 120), Map.entry("talk", 40), Map.entry("stop", 5));
+	}
+
+	@Test
+	void whenEveryPoolWantsMoreThanItsShareTheBudgetIsSharedByWeight() {
+		Map<String, Integer> allocation = BudgetAllocator.allocate(List.of(new Demand("start", 10, 400, 6, 400, true),
+				new Demand("talk", 5, 400, 1, 400, true), new Demand("stop", 5, 400, 1, 400, true)), 400);
+		assertThat(allocation).containsExactly(Map.entry("start", 300), Map.entry("talk", 50), Map.entry("stop", 50));
+	}
+
+	@Test
+	void aPoolBorrowsWhatOthersLeaveIdle() {
+		Map<String, Integer> allocation = BudgetAllocator.allocate(List.of(new Demand("start", 10, 300, 6, 20, true),
+				new Demand("talk", 5, 300, 1, 300, true), new Demand("stop", 5, 50, 1, 5, true)), 400);
+		assertThat(allocation).containsExactly(Map.entry("start", 20), Map.entry("talk", 300), Map.entry("stop", 5));
+	}
+
+	@Test
+	void aPoolThatMayNotBorrowIsHeldToItsGuaranteedShare() {
+		Map<String, Integer> allocation = BudgetAllocator.allocate(List.of(new Demand("start", 10, 300, 6, 20, true),
+				new Demand("talk", 5, 300, 1, 300, false), new Demand("stop", 5, 50, 1, 5, true)), 400);
+		assertThat(allocation).containsExactly(Map.entry("start", 20), Map.entry("talk", 50), Map.entry("stop", 5));
+	}
+
+	@Test
+	void minimumsOverTheBudgetAreRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BudgetAllocator
+				.allocate(List.of(new Demand("a", 30, 40, 1, 40, true), new Demand("b", 20, 40, 1, 40, true)), 40))
+			.withMessage("The pools' min-threads add up to 50, more than the budget of 40");
+	}
+
+	@Property(tries = 3000)
+	void allocationsRespectTheBudgetTheBoundsAndTheWeights(@ForAll("demands") List<Demand> demands,
+			@ForAll @IntRange(min = 0, max = 400) int spare) {
+		int budget = demands.stream().mapToInt(Demand::minThreads).sum() + spare;
+		Map<String, Integer> allocation = BudgetAllocator.allocate(demands, budget);
+		int total = allocation.values().stream().mapToInt(Integer::intValue).sum();
+		assertThat(total).isLessThanOrEqualTo(budget);
+		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
+		boolean allSatisfied = true;
+		boolean minimumsWithinShares = demands.stream()
+			.allMatch((demand) -> demand.minThreads() <= (long) budget * demand.weight() / totalWeight);
+		for (Demand demand : demands) {
+			int threads = allocation.get(demand.pool());
+			int wanted = Math.max(demand.minThreads(), Math.min(demand.maxThreads(), demand.threads()));
+			int guaranteed = Math.max(demand.minThreads(), (int) ((long) budget * demand.weight() / totalWeight));
+			assertThat(threads).isBetween(demand.minThreads(), Math.max(demand.minThreads(), demand.maxThreads()));
+			assertThat(threads).isLessThanOrEqualTo(wanted);
+			if (!demand.mayBorrow()) {
+				assertThat(threads).isLessThanOrEqualTo(Math.max(guaranteed, demand.minThreads()));
+			}
+			// Nobody is kept below its guaranteed share (or what it wants, if less), give
+			// or
+			// take rounding, unless other pools' min-threads already take more than their
+			// shares.
+			if (minimumsWithinShares) {
+				assertThat(threads).isGreaterThanOrEqualTo(Math.min(wanted, guaranteed) - demands.size());
+			}
+			int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
+			allSatisfied &= threads >= Math.max(cap, demand.minThreads());
+		}
+		// Work-conserving: threads are left over only when every pool has all it may get.
+		if (total < budget) {
+			assertThat(allSatisfied).isTrue();
+		}
+	}
+
+	@Provide
+	Arbitrary<List<Demand>> demands() {
+		Arbitrary<Demand> demand = Combinators
+			.combine(Arbitraries.integers().between(0, 20), Arbitraries.integers().between(0, 300),
+					Arbitraries.integers().between(1, 8), Arbitraries.integers().between(0, 400),
+					Arbitraries.of(true, true, false))
+			.as((min, extra, weight, threads, borrow) -> new Demand("p", min, min + extra, weight, threads, borrow));
+		return demand.list().ofMinSize(1).ofMaxSize(6).map((list) -> {
+			List<Demand> named = new ArrayList<>();
+			for (int i = 0; i < list.size(); i++) {
+				Demand d = list.get(i);
+				named.add(new Demand("p" + i, d.minThreads(), d.maxThreads(), d.weight(), d.threads(), d.mayBorrow()));
+			}
+			return named;
+		});
+	}
+
+}
