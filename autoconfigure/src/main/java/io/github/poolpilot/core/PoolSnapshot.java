@@ -65,7 +65,10 @@ public record PoolSnapshot(String pool, double windowSeconds, Sizes sizes, TaskC
 	 */
 	public record Latency(double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs) {
 
-		static final Latency NONE = new Latency(0, 0, 0, 0, 0);
+		/**
+		 * No task timed in the window.
+		 */
+		public static final Latency NONE = new Latency(0, 0, 0, 0, 0);
 
 	}
 
