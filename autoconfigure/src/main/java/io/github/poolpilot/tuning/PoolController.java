@@ -90,12 +90,12 @@ public final class PoolController {
 			this.usualServiceMs = Double.isNaN(this.usualServiceMs) ? law.meanServiceTimeMs()
 					: this.usualServiceMs + 0.05 * (law.meanServiceTimeMs() - this.usualServiceMs);
 		}
-		if (this.stepTo != 0) {
-			return judgeStep(size, bounds);
-		}
 		double busy = law.busyThreads();
 		// Work waits or is turned away: a queue, or more offered than served.
 		boolean queueing = snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
+		if (this.stepTo != 0) {
+			return judgeStep(size, bounds, queueing);
+		}
 		boolean saturated = busy >= SATURATED_BUSY * size && queueing;
 		int model = modelSize(law);
 		this.idleWindows = (busy < IDLE_BUSY * size && !queueing) ? this.idleWindows + 1 : 0;
@@ -150,7 +150,7 @@ public final class PoolController {
 				+ " of " + size + ", model " + model, true);
 	}
 
-	private Decision judgeStep(int size, PoolBounds bounds) {
+	private Decision judgeStep(int size, PoolBounds bounds, boolean queueing) {
 		this.stepWindows++;
 		if (this.stepWindows < HOLD_WINDOWS) {
 			return Decision.hold(size, "hold: measuring " + this.stepFrom + "→" + this.stepTo, true);
@@ -158,6 +158,11 @@ public final class PoolController {
 		int from = this.stepFrom;
 		int to = this.stepTo;
 		this.stepTo = 0;
+		if (!queueing) {
+			// The step served all that was offered: throughput can rise no further.
+			this.nextBlock = FIRST_BLOCK;
+			return Decision.hold(size, "keep " + from + "→" + to + ": the queue drained", true);
+		}
 		double gain = (this.throughputBeforeStep > 0)
 				? (this.throughput - this.throughputBeforeStep) / this.throughputBeforeStep : 0;
 		double added = (double) (to - from) / from;

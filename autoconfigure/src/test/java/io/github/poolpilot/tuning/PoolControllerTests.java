@@ -69,6 +69,15 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aStepAfterWhichTheQueueDrainedIsKept() {
+		decide(120, 80, 100, 8, 50);
+		decide(90, 90, 100, 10, 0);
+		Decision keep = decide(90, 90, 100, 10, 0);
+		assertThat(keep.changed()).isFalse();
+		assertThat(keep.reason()).isEqualTo("keep 8→10: the queue drained");
+	}
+
+	@Test
 	void noGrowthWhileTheCpuIsBusy() {
 		Decision decision = this.controller.decide(window(120, 80, 100, 8, 50, null), 8, BOUNDS, 0.95);
 		assertThat(decision.changed()).isFalse();
