@@ -3,6 +3,7 @@ package io.github.poolpilot.autoconfigure;
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
 import io.github.poolpilot.actuate.ThreadPoolsRequestBodyCheck;
+import io.github.poolpilot.actuate.TunerAuditListener;
 import io.github.poolpilot.core.PoolRegistry;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -43,6 +44,12 @@ public final class PoolpilotActuatorAutoConfiguration {
 	@ConditionalOnClass(RequestBodyAdviceAdapter.class)
 	ThreadPoolsRequestBodyCheck threadPoolsRequestBodyCheck() {
 		return new ThreadPoolsRequestBodyCheck();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	TunerAuditListener poolpilotTunerAuditListener(ApplicationEventPublisher events) {
+		return new TunerAuditListener(events);
 	}
 
 	@Bean

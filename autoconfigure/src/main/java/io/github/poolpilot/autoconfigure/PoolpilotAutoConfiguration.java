@@ -1,9 +1,14 @@
 package io.github.poolpilot.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.poolpilot.core.NanoClock;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
 import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -25,6 +30,8 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = TaskExecutionAutoConfiguration.class)
 @EnableConfigurationProperties(PoolpilotProperties.class)
 public final class PoolpilotAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(PoolpilotAutoConfiguration.class);
 
 	@Bean
 	static ManagedPoolsRegistrar poolpilotManagedPoolsRegistrar() {
@@ -71,10 +78,19 @@ public final class PoolpilotAutoConfiguration {
 		return new PoolsConfigurationRefresher(environment, registry);
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	Tuner poolpilotTuner(PoolRegistry registry, ObjectProvider<Tuner.ResizeListener> listeners) {
+		return new Tuner(registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, from, to, reason) -> {
+			logger.info("Pool '" + pool.getName() + "': " + reason);
+			listeners.orderedStream().forEach((listener) -> listener.resized(pool, from, to, reason));
+		});
+	}
+
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
-	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties) {
-		return new PoolSampler(registry, properties.getMeasurement().getWindow());
+	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner) {
+		return new PoolSampler(registry, properties.getMeasurement().getWindow(), tuner::tick);
 	}
 
 }

@@ -27,6 +27,8 @@ public class PoolSampler implements AutoCloseable {
 
 	private final LongAdder failedTicks = new LongAdder();
 
+	private final Runnable afterWindow;
+
 	private @Nullable ScheduledExecutorService scheduler;
 
 	/**
@@ -35,11 +37,23 @@ public class PoolSampler implements AutoCloseable {
 	 * @param window how long each measurement window lasts
 	 */
 	public PoolSampler(PoolRegistry registry, Duration window) {
+		this(registry, window, () -> {
+		});
+	}
+
+	/**
+	 * Create a sampler that runs an action, such as the tuner, after each window closed.
+	 * @param registry the pools to sample
+	 * @param window how long each measurement window lasts
+	 * @param afterWindow what to run once every pool's window closed
+	 */
+	public PoolSampler(PoolRegistry registry, Duration window, Runnable afterWindow) {
 		if (window.isNegative() || window.isZero()) {
 			throw new IllegalArgumentException("window must be positive but was " + window);
 		}
 		this.registry = registry;
 		this.window = window;
+		this.afterWindow = afterWindow;
 	}
 
 	/**
@@ -59,7 +73,7 @@ public class PoolSampler implements AutoCloseable {
 	}
 
 	/**
-	 * Close the window of every pool now.
+	 * Close the window of every pool now, then run the after-window action.
 	 */
 	public void tick() {
 		for (ManagedPool pool : this.registry.pools()) {
@@ -71,6 +85,7 @@ public class PoolSampler implements AutoCloseable {
 				logger.log(Level.WARNING, "Could not take a snapshot of pool '" + pool.getName() + "'", ex);
 			}
 		}
+		this.afterWindow.run();
 	}
 
 	/**

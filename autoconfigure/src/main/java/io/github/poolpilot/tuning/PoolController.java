@@ -180,6 +180,17 @@ public final class PoolController {
 	}
 
 	/**
+	 * Tell the controller what size the pool actually got: the budget may have allowed
+	 * less than it decided, and a step is judged by the size it really took.
+	 * @param threads the size the pool has now
+	 */
+	public void applied(int threads) {
+		if (this.stepTo != 0 && threads != this.stepTo) {
+			this.stepTo = (threads > this.stepFrom) ? threads : 0;
+		}
+	}
+
+	/**
 	 * Little's law with headroom (λ offered · S · 1.2), capped by Goetz's size when the
 	 * wait/compute ratio is known.
 	 */

@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author poolpilot authors
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=threadpools", "poolpilot.pools.talk.max-threads=4" })
+		properties = { "management.endpoints.web.exposure.include=threadpools", "poolpilot.pools.talk.max-threads=4",
+				// The tuner would resize idle pools while the test reads their sizes.
+				"poolpilot.measurement.window=1h" })
 class ThreadPoolsEndpointAccessTests {
 
 	@LocalServerPort

@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoint.threadpools.access=unrestricted", "poolpilot.budget.max-threads=10",
 				"poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=8",
 				"poolpilot.pools.talk.queue-capacity=20", "poolpilot.pools.stop.max-threads=4",
-				"poolpilot.existing-executors.enabled=false" })
+				"poolpilot.existing-executors.enabled=false",
+				// The tuner would resize idle pools while the test reads their sizes.
+				"poolpilot.measurement.window=1h" })
 class ThreadPoolsEndpointHttpTests {
 
 	@LocalServerPort

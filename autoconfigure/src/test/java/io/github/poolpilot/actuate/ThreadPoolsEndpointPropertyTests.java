@@ -48,7 +48,7 @@ class ThreadPoolsEndpointPropertyTests {
 				"--management.endpoint.threadpools.access=unrestricted", "--poolpilot.budget.max-threads=12",
 				"--poolpilot.pools.talk.min-threads=2", "--poolpilot.pools.talk.max-threads=8",
 				"--poolpilot.pools.stop.max-threads=4", "--poolpilot.existing-executors.enabled=false",
-				"--logging.level.org.springframework.web=off");
+				"--logging.level.org.springframework.web=off", "--poolpilot.measurement.window=1h");
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		client = RestClient.create("http://localhost:" + port);
 		registry = context.getBean(PoolRegistry.class);

@@ -34,7 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=threadpools",
 				"management.endpoint.threadpools.access=unrestricted", "poolpilot.pools.talk.max-threads=4",
-				"poolpilot.existing-executors.enabled=false" })
+				"poolpilot.existing-executors.enabled=false",
+				// The tuner would resize idle pools while the test reads their sizes.
+				"poolpilot.measurement.window=1h" })
 class ThreadPoolsEndpointSecurityTests {
 
 	@LocalServerPort

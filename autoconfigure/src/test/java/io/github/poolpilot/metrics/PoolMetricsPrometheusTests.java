@@ -26,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus", "poolpilot.pools.talk.max-threads=2",
-				"poolpilot.budget.max-threads=20" })
+				"poolpilot.budget.max-threads=20",
+				// The tuner would resize idle pools while the test reads their sizes.
+				"poolpilot.measurement.window=1h" })
 class PoolMetricsPrometheusTests {
 
 	@LocalServerPort

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author poolpilot authors
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+// A window of an hour keeps the tuner from resizing idle pools while the test reads them.
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "poolpilot.measurement.window=1h")
 class SampleApplicationTests {
 
 	@LocalServerPort
