@@ -43,19 +43,15 @@ public class ThreadPoolsEndpoint {
 
 	private final PoolRegistry registry;
 
-	private final boolean tuningEnabled;
-
 	private final ApplicationEventPublisher events;
 
 	/**
 	 * Create an endpoint.
 	 * @param registry the managed pools
-	 * @param tuningEnabled whether self-tuning is on ({@code poolpilot.tuning.enabled})
 	 * @param events where audit events are published
 	 */
-	public ThreadPoolsEndpoint(PoolRegistry registry, boolean tuningEnabled, ApplicationEventPublisher events) {
+	public ThreadPoolsEndpoint(PoolRegistry registry, ApplicationEventPublisher events) {
 		this.registry = registry;
-		this.tuningEnabled = tuningEnabled;
 		this.events = events;
 	}
 
@@ -97,7 +93,7 @@ public class ThreadPoolsEndpoint {
 					"Nothing to change: give corePoolSize, maxPoolSize or tuning (\"auto\" or \"manual\")");
 		}
 		TuningMode mode = (tuning != null) ? parseMode(tuning) : null;
-		synchronized (pool) {
+		synchronized (this.registry) {
 			int fromCore = pool.getExecutor().getCorePoolSize();
 			int fromMax = pool.getExecutor().getMaximumPoolSize();
 			int core = (corePoolSize != null) ? corePoolSize
@@ -105,13 +101,9 @@ public class ThreadPoolsEndpoint {
 			int max = (maxPoolSize != null) ? maxPoolSize : Math.max(fromMax, core);
 			boolean resizing = corePoolSize != null || maxPoolSize != null;
 			if (resizing) {
-				pool.checkSizes(core, max);
-				this.registry.checkBudget(pool, max);
+				this.registry.resize(pool, core, max);
 			}
 			TuningMode newMode = (mode != null) ? mode : (resizing ? TuningMode.MANUAL : pool.getTuningMode());
-			if (resizing) {
-				pool.resize(core, max);
-			}
 			pool.setTuningMode(newMode);
 			String who = principal(securityContext);
 			String decision = (resizing ? "resize " + fromCore + "/" + fromMax + "→" + core + "/" + max : "keep size")
@@ -131,7 +123,7 @@ public class ThreadPoolsEndpoint {
 
 	private TuningMode parseMode(String tuning) {
 		if ("auto".equals(tuning)) {
-			if (!this.tuningEnabled) {
+			if (!this.registry.isTuningEnabled()) {
 				throw new InvalidPoolSizeException("tuning",
 						"tuning \"auto\" is not available: self-tuning is off (poolpilot.tuning.enabled=false)");
 			}

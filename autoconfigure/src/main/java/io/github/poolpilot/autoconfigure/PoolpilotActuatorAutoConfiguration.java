@@ -32,9 +32,8 @@ public final class PoolpilotActuatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(PoolRegistry.class)
-	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, PoolpilotProperties properties,
-			ApplicationEventPublisher events) {
-		return new ThreadPoolsEndpoint(registry, properties.getTuning().isEnabled(), events);
+	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, ApplicationEventPublisher events) {
+		return new ThreadPoolsEndpoint(registry, events);
 	}
 
 	@Bean

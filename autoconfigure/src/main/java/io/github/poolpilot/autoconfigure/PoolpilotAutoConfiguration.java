@@ -52,7 +52,9 @@ public final class PoolpilotAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PoolRegistry poolpilotPoolRegistry(PoolpilotProperties properties) {
-		return new PoolRegistry(properties.getBudget().getMaxThreads());
+		PoolRegistry registry = new PoolRegistry(properties.getBudget().getMaxThreads());
+		registry.setTuningEnabled(properties.getTuning().isEnabled());
+		return registry;
 	}
 
 	/**

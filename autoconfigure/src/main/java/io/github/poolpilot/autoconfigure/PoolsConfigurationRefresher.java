@@ -10,7 +10,6 @@ import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -57,6 +56,12 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 			logger.error("Refused the new poolpilot configuration and kept the current one: " + ex.getMessage());
 			return;
 		}
+		synchronized (this.registry) {
+			apply(properties);
+		}
+	}
+
+	private void apply(PoolpilotProperties properties) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
 		int allocated = 0;
 		for (ManagedPool pool : this.registry.pools()) {
@@ -64,8 +69,7 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
-			int core = newBounds.clamp(pool.getExecutor().getCorePoolSize());
-			allocated += Math.max(core, newBounds.clamp(pool.getExecutor().getMaximumPoolSize()));
+			allocated += pool.sizesWithin(newBounds)[1];
 		}
 		Integer budget = properties.getBudget().getMaxThreads();
 		if (budget != null && allocated > budget) {
@@ -80,19 +84,10 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 			if (settings != null) {
 				pool.setWeight(settings.getWeight());
 			}
-			applyTuningSwitch(pool, properties.getTuning().isEnabled());
 		});
 		this.registry.setBudget(budget);
+		this.registry.setTuningEnabled(properties.getTuning().isEnabled());
 		logger.info("Applied the new poolpilot configuration to " + bounds.size() + " pools");
-	}
-
-	private static void applyTuningSwitch(ManagedPool pool, boolean enabled) {
-		if (!enabled && pool.getTuningMode() == TuningMode.AUTO) {
-			pool.setTuningMode(TuningMode.OFF);
-		}
-		else if (enabled && pool.getTuningMode() == TuningMode.OFF) {
-			pool.setTuningMode(TuningMode.AUTO);
-		}
 	}
 
 }

@@ -39,13 +39,18 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 * @param builder the settings
 	 */
 	protected ManagedExecutor(Builder builder) {
-		super(builder.corePoolSize, builder.maxPoolSize, builder.keepAlive.toNanos(), TimeUnit.NANOSECONDS,
+		super(validated(builder).corePoolSize, builder.maxPoolSize, builder.keepAlive.toNanos(), TimeUnit.NANOSECONDS,
 				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(), new AbortPolicy());
 		this.recorder = builder.recorder;
 		this.taskDecorator = builder.taskDecorator;
 		this.pool = new ManagedPool(builder.name, this, builder.recorder, builder.bounds);
 		super.setRejectedExecutionHandler(this.pool.countingRejections(builder.rejectionPolicy));
 		allowCoreThreadTimeOut(builder.allowCoreThreadTimeOut);
+	}
+
+	private static Builder validated(Builder builder) {
+		ManagedPool.checkSizes(builder.name, builder.corePoolSize, builder.maxPoolSize, builder.bounds);
+		return builder;
 	}
 
 	/**
@@ -71,7 +76,10 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	public void execute(Runnable command) {
 		Objects.requireNonNull(command, "command must not be null");
 		UnaryOperator<Runnable> decorator = this.taskDecorator;
-		super.execute(this.recorder.accept(command, (decorator != null) ? decorator.apply(command) : command));
+		// A decorated task is always wrapped, timed or not, so that the task as submitted
+		// stays known: its outcome is counted and shutdownNow() hands it back.
+		super.execute((decorator != null) ? this.recorder.acceptWrapped(command, decorator.apply(command))
+				: this.recorder.accept(command));
 	}
 
 	@Override
@@ -244,7 +252,6 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
 		 */
 		public ManagedExecutor build() {
-			ManagedPool.checkSizes(this.name, this.corePoolSize, this.maxPoolSize, this.bounds);
 			return new ManagedExecutor(this);
 		}
 

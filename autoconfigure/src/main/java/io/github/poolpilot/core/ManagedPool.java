@@ -96,11 +96,20 @@ public final class ManagedPool {
 	 */
 	public void setBounds(PoolBounds bounds) {
 		synchronized (this.executor) {
-			int core = bounds.clamp(this.executor.getCorePoolSize());
-			int max = Math.max(core, bounds.clamp(this.executor.getMaximumPoolSize()));
+			int[] sizes = sizesWithin(bounds);
 			this.bounds = bounds;
-			resize(core, max);
+			resize(sizes[0], sizes[1]);
 		}
+	}
+
+	/**
+	 * Return the pool's core and maximum sizes moved into the given bounds.
+	 * @param bounds the bounds
+	 * @return the core and the maximum size, in that order
+	 */
+	public int[] sizesWithin(PoolBounds bounds) {
+		int core = bounds.clamp(this.executor.getCorePoolSize());
+		return new int[] { core, Math.max(core, bounds.clamp(this.executor.getMaximumPoolSize())) };
 	}
 
 	/**

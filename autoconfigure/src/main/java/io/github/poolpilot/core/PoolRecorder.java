@@ -145,22 +145,23 @@ public final class PoolRecorder {
 	 * @return the task to hand to the pool
 	 */
 	public Runnable accept(Runnable task) {
-		return accept(task, task);
+		this.submitted.increment();
+		if (this.timingSampleEvery == 1 || ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
+			return new TimedTask(task, task, this.clock.nanoTime(), this);
+		}
+		return task;
 	}
 
 	/**
-	 * Count a task as submitted and, when it is to be timed, wrap it so that it carries
-	 * its submit time.
+	 * Count a task as submitted and wrap it, timed whatever the sampling setting, so that
+	 * the task as submitted stays known behind what a task decorator made of it.
 	 * @param submitted the task as submitted, whose outcome is counted
 	 * @param decorated what is to run: the submitted task as a task decorator wrapped it
 	 * @return the task to hand to the pool
 	 */
-	public Runnable accept(Runnable submitted, Runnable decorated) {
+	public Runnable acceptWrapped(Runnable submitted, Runnable decorated) {
 		this.submitted.increment();
-		if (this.timingSampleEvery == 1 || ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
-			return new TimedTask(submitted, decorated, this.clock.nanoTime(), this);
-		}
-		return decorated;
+		return new TimedTask(submitted, decorated, this.clock.nanoTime(), this);
 	}
 
 	/**
@@ -243,11 +244,16 @@ public final class PoolRecorder {
 			this.service.recordValue(serviceTime);
 			this.response.recordValue(wait + serviceTime);
 		}
+		totals.add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
 		TimingListener listener = this.timingListener;
 		if (listener != null) {
-			listener.taskTimed(wait, serviceTime);
+			try {
+				listener.taskTimed(wait, serviceTime);
+			}
+			catch (RuntimeException ex) {
+				// Metrics must never cost a task its outcome.
+			}
 		}
-		totals.add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
 	}
 
 	private WorkerTotals newWorkerTotals() {

@@ -21,6 +21,8 @@ public class PoolRegistry {
 
 	private volatile @Nullable Integer budget;
 
+	private volatile boolean tuningEnabled = true;
+
 	/**
 	 * Create a registry.
 	 * @param budget how many live threads all pools may have together, or {@code null}
@@ -86,12 +88,52 @@ public class PoolRegistry {
 	 * for no budget beyond each pool's own max-threads
 	 * @throws IllegalArgumentException if the pools may already grow past the new budget
 	 */
-	public void setBudget(@Nullable Integer budget) {
+	public synchronized void setBudget(@Nullable Integer budget) {
 		if (budget != null && budget < Math.max(1, allocatedThreads())) {
 			throw new IllegalArgumentException("budget max-threads " + budget + " is below the " + allocatedThreads()
 					+ " threads the pools may grow to now; lower their sizes first");
 		}
 		this.budget = budget;
+	}
+
+	/**
+	 * Resize a pool after checking its bounds and the budget, under the registry's lock
+	 * so that two changes to different pools cannot together pass the budget. Changes to
+	 * several pools at once (the tuner's, a configuration refresh) hold the same lock by
+	 * synchronizing on the registry.
+	 * @param pool the pool
+	 * @param corePoolSize its new core size
+	 * @param maxPoolSize its new maximum size
+	 * @throws InvalidPoolSizeException naming the violated bound; nothing changes then
+	 */
+	public synchronized void resize(ManagedPool pool, int corePoolSize, int maxPoolSize) {
+		pool.checkSizes(corePoolSize, maxPoolSize);
+		checkBudget(pool, maxPoolSize);
+		pool.resize(corePoolSize, maxPoolSize);
+	}
+
+	/**
+	 * Return whether self-tuning is switched on ({@code poolpilot.tuning.enabled}).
+	 * @return whether pools may be in auto mode
+	 */
+	public boolean isTuningEnabled() {
+		return this.tuningEnabled;
+	}
+
+	/**
+	 * Switch self-tuning on or off for every pool: pools in auto mode go off, and back.
+	 * @param enabled whether pools may be in auto mode
+	 */
+	public synchronized void setTuningEnabled(boolean enabled) {
+		this.tuningEnabled = enabled;
+		for (ManagedPool pool : this.pools.values()) {
+			if (!enabled && pool.getTuningMode() == TuningMode.AUTO) {
+				pool.setTuningMode(TuningMode.OFF);
+			}
+			else if (enabled && pool.getTuningMode() == TuningMode.OFF) {
+				pool.setTuningMode(TuningMode.AUTO);
+			}
+		}
 	}
 
 	/**
@@ -117,7 +159,7 @@ public class PoolRegistry {
 	 * down to its min-threads at most.
 	 * @return how many threads the budget is still short by: 0 when everything fits
 	 */
-	public int fitToBudget() {
+	public synchronized int fitToBudget() {
 		Integer budget = this.budget;
 		if (budget == null) {
 			return 0;
@@ -152,7 +194,7 @@ public class PoolRegistry {
 	 * @param maxPoolSize its new maximum size
 	 * @throws InvalidPoolSizeException if the budget would be exceeded
 	 */
-	public void checkBudget(ManagedPool pool, int maxPoolSize) {
+	public synchronized void checkBudget(ManagedPool pool, int maxPoolSize) {
 		int others = allocatedThreads() - pool.getExecutor().getMaximumPoolSize();
 		int budget = budgetMaxThreads();
 		if (others + maxPoolSize > budget) {

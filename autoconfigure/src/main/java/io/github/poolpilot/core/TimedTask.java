@@ -1,14 +1,41 @@
 package io.github.poolpilot.core;
 
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A task on its way through a managed pool, carrying its own submit time so that the pool
  * needs no per-task map.
+ * <p>
+ * It is a {@link Future} so that an executor poolpilot does not own can cancel it like
+ * any other queued future when it shuts down (Spring cancels what {@code shutdownNow()}
+ * hands back): cancelling counts the task as abandoned, once, and cancels the submitted
+ * future.
  *
  * @author poolpilot authors
  */
-final class TimedTask implements Runnable {
+final class TimedTask implements Runnable, Future<Object> {
+
+	private static final int QUEUED = 0;
+
+	/**
+	 * The pool refused the task: it was counted as rejected, so if the rejection policy
+	 * runs it anyway (caller-runs), it must not be counted again.
+	 */
+	private static final int REJECTED = 1;
+
+	/**
+	 * The task was cancelled before it ran and counted as abandoned.
+	 */
+	private static final int ABANDONED = 2;
+
+	private static final AtomicIntegerFieldUpdater<TimedTask> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(TimedTask.class, "state");
 
 	/**
 	 * The task being handed to an executor from outside, so that a rejection on this
@@ -24,11 +51,7 @@ final class TimedTask implements Runnable {
 
 	private final PoolRecorder recorder;
 
-	/**
-	 * Set when the pool refused the task: it was counted as rejected, so if the rejection
-	 * policy runs it anyway (caller-runs), it must not be counted again.
-	 */
-	private boolean rejected;
+	private volatile int state;
 
 	/**
 	 * Wrap a task.
@@ -46,8 +69,11 @@ final class TimedTask implements Runnable {
 
 	@Override
 	public void run() {
-		if (this.rejected) {
-			this.task.run();
+		int state = this.state;
+		if (state != QUEUED) {
+			if (state == REJECTED) {
+				this.task.run();
+			}
 			return;
 		}
 		PoolRecorder recorder = this.recorder;
@@ -89,7 +115,7 @@ final class TimedTask implements Runnable {
 	static Runnable rejected(Runnable task) {
 		TimedTask timed = (task instanceof TimedTask direct) ? direct : submitting.get();
 		if (timed != null) {
-			timed.rejected = true;
+			STATE.compareAndSet(timed, QUEUED, REJECTED);
 		}
 		return (task instanceof TimedTask direct) ? direct.submitted : task;
 	}
@@ -101,6 +127,40 @@ final class TimedTask implements Runnable {
 	 */
 	static Runnable unwrap(Runnable task) {
 		return (task instanceof TimedTask timed) ? timed.submitted : task;
+	}
+
+	@Override
+	public boolean cancel(boolean mayInterruptIfRunning) {
+		if (STATE.compareAndSet(this, QUEUED, ABANDONED)) {
+			this.recorder.tasksAbandoned(1);
+		}
+		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return this.state == ABANDONED;
+	}
+
+	@Override
+	public boolean isDone() {
+		return isCancelled() || (this.submitted instanceof Future<?> future && future.isDone());
+	}
+
+	@Override
+	public Object get() throws InterruptedException, ExecutionException {
+		if (this.submitted instanceof Future<?> future) {
+			return future.get();
+		}
+		throw new CancellationException("Only a submitted future can be waited for");
+	}
+
+	@Override
+	public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+		if (this.submitted instanceof Future<?> future) {
+			return future.get(timeout, unit);
+		}
+		throw new CancellationException("Only a submitted future can be waited for");
 	}
 
 	@Override

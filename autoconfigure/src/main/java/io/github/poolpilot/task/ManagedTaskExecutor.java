@@ -182,7 +182,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setCorePoolSize(int corePoolSize) {
 		ManagedExecutor managed = this.managed;
 		if (managed != null) {
-			managed.getPool().resize(corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
+			resize(managed, corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
 		}
 		super.setCorePoolSize(corePoolSize);
 	}
@@ -191,9 +191,18 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setMaxPoolSize(int maxPoolSize) {
 		ManagedExecutor managed = this.managed;
 		if (managed != null) {
-			managed.getPool().resize(Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
+			resize(managed, Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
 		}
 		super.setMaxPoolSize(maxPoolSize);
+	}
+
+	private void resize(ManagedExecutor managed, int corePoolSize, int maxPoolSize) {
+		if (this.registry != null) {
+			this.registry.resize(managed.getPool(), corePoolSize, maxPoolSize);
+		}
+		else {
+			managed.getPool().resize(corePoolSize, maxPoolSize);
+		}
 	}
 
 	@Override
@@ -224,7 +233,22 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		}
 		// Spring's default AbortPolicy becomes one that throws PoolRejectedException.
 		builder.rejectionPolicy(rejectedExecutionHandler);
-		ManagedExecutor executor = builder.build();
+		// Spring's own hooks pause the pool while the context stops and track running
+		// tasks for a graceful stop; keep them.
+		ManagedExecutor executor = new ManagedExecutor(builder) {
+
+			@Override
+			protected void beforeExecute(Thread thread, Runnable task) {
+				ManagedTaskExecutor.this.beforeExecute(thread, task);
+			}
+
+			@Override
+			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+				super.afterExecute(task, thrown);
+				ManagedTaskExecutor.this.afterExecute(task, thrown);
+			}
+
+		};
 		if (this.prestartAllCoreThreads) {
 			executor.prestartAllCoreThreads();
 		}

@@ -78,7 +78,9 @@ public class Tuner {
 	 */
 	public void tick() {
 		try {
-			resizePools();
+			synchronized (this.registry) {
+				resizePools();
+			}
 		}
 		catch (RuntimeException ex) {
 			this.failedTicks.increment();

@@ -114,6 +114,25 @@ class ExistingExecutorsPostProcessorTests {
 	}
 
 	@Test
+	void queuedTasksOfAnExistingExecutorShutDownAtOnceAreCancelledAndCountedAbandoned() {
+		CountDownLatch never = new CountDownLatch(1);
+		AtomicReference<Future<?>> queued = new AtomicReference<>();
+		AtomicReference<ManagedPool> pool = new AtomicReference<>();
+		this.runner.withUserConfiguration(ImpatientExecutorConfiguration.class).run((context) -> {
+			ThreadPoolTaskExecutor impatient = context.getBean("impatient", ThreadPoolTaskExecutor.class);
+			impatient.execute(() -> Blocking.await(never));
+			queued.set(impatient.submit(() -> "never runs"));
+			pool.set(context.getBean(PoolRegistry.class).get("impatient"));
+		});
+		assertThat(queued.get().isCancelled()).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(pool.get().getExecutor()::isTerminated);
+		TaskCounts counts = pool.get().getRecorder().taskCounts();
+		assertThat(counts.abandoned()).isEqualTo(1);
+		assertThat(counts.submitted())
+			.isEqualTo(counts.completed() + counts.failed() + counts.rejected() + counts.abandoned());
+	}
+
+	@Test
 	void everyKindOfSubmissionIsMeasuredWithItsOutcome() {
 		this.runner.withUserConfiguration(CustomExecutorConfiguration.class).run((context) -> {
 			ThreadPoolTaskExecutor mine = context.getBean("mine", ThreadPoolTaskExecutor.class);
@@ -206,6 +225,20 @@ class ExistingExecutorsPostProcessorTests {
 					MARKER.remove();
 				}
 			});
+			return executor;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ImpatientExecutorConfiguration {
+
+		@Bean
+		ThreadPoolTaskExecutor impatient() {
+			ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+			executor.setCorePoolSize(1);
+			executor.setMaxPoolSize(1);
+			executor.setQueueCapacity(10);
 			return executor;
 		}
 
