@@ -4,10 +4,13 @@ import java.lang.reflect.Type;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.ResponseEntity;
@@ -16,7 +19,6 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
-import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAdapter;
 
 /**
@@ -32,7 +34,18 @@ public class ThreadPoolsRequestBodyCheck extends RequestBodyAdviceAdapter {
 
 	private static final Set<String> FIELDS = Set.of("corePoolSize", "maxPoolSize", "tuning");
 
-	private static final String PATTERN_SUFFIX = "/threadpools/{name}";
+	private static final EndpointId ENDPOINT = EndpointId.of("threadpools");
+
+	private final Supplier<@Nullable PathMappedEndpoints> endpoints;
+
+	/**
+	 * Create the check.
+	 * @param endpoints where the web endpoints are mapped, to find the endpoint's path
+	 * whatever {@code management.endpoints.web.base-path} and path mappings say
+	 */
+	public ThreadPoolsRequestBodyCheck(Supplier<@Nullable PathMappedEndpoints> endpoints) {
+		this.endpoints = endpoints;
+	}
 
 	@Override
 	public boolean supports(MethodParameter methodParameter, Type targetType,
@@ -68,13 +81,16 @@ public class ThreadPoolsRequestBodyCheck extends RequestBodyAdviceAdapter {
 		return ResponseEntity.badRequest().body(body);
 	}
 
-	private static boolean isThreadPoolsWrite() {
-		if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)) {
+	private boolean isThreadPoolsWrite() {
+		PathMappedEndpoints endpoints = this.endpoints.get();
+		String path = (endpoints != null) ? endpoints.getPath(ENDPOINT) : null;
+		if (path == null
+				|| !(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)) {
 			return false;
 		}
 		HttpServletRequest request = attributes.getRequest();
-		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		return "POST".equals(request.getMethod()) && pattern != null && pattern.toString().endsWith(PATTERN_SUFFIX);
+		String uri = request.getRequestURI().substring(request.getContextPath().length());
+		return "POST".equals(request.getMethod()) && uri.startsWith(path + "/");
 	}
 
 	static final class InvalidFieldException extends RuntimeException {

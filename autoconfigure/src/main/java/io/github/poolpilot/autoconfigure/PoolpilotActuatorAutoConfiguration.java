@@ -14,6 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAdapter;
@@ -41,8 +43,8 @@ public final class PoolpilotActuatorAutoConfiguration {
 	@ConditionalOnBean(ThreadPoolsEndpoint.class)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
 	@ConditionalOnClass(RequestBodyAdviceAdapter.class)
-	ThreadPoolsRequestBodyCheck threadPoolsRequestBodyCheck() {
-		return new ThreadPoolsRequestBodyCheck();
+	ThreadPoolsRequestBodyCheck threadPoolsRequestBodyCheck(ObjectProvider<PathMappedEndpoints> endpoints) {
+		return new ThreadPoolsRequestBodyCheck(endpoints::getIfAvailable);
 	}
 
 	@Bean
