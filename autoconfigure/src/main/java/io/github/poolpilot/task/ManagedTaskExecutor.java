@@ -86,7 +86,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	/**
 	 * Set the range the tuner and manual changes may move the pool's sizes in (by default
-	 * 1 to the maximum pool size).
+	 * from 1, or 0 for a core size of 0, to the maximum pool size).
 	 * @param bounds the bounds
 	 */
 	public void setBounds(PoolBounds bounds) {
