@@ -46,6 +46,26 @@ class PoolSimulationTests {
 	}
 
 	@Test
+	void s4ALoadStepUpIsFollowedAndAStepDownGivesTheThreadsBack() {
+		// S2's work with the load stepping 100 → 600 → 100 per second.
+		List<Sample> run = new PoolSimulator(2, 2, 18, 0, 600, BOUNDS, 2, 4).run(90,
+				(second) -> (second < 30) ? 100 : (second < 60) ? 600 : 100);
+		int atLowLoad = run.get(29).size();
+		int atHighLoad = run.get(59).size();
+		assertThat(atLowLoad).isBetween(2, 6);
+		// 600/s of 20 ms needs 12 busy threads; the backlog of the climb asks for more.
+		assertThat(atHighLoad).isBetween(12, 32);
+		// It follows the step, slowly (docs/tuning.md): served load at the end of the
+		// high
+		// phase is well above its start.
+		double startOfStep = run.subList(30, 35).stream().mapToDouble(Sample::throughput).average().orElse(0);
+		double endOfStep = run.subList(55, 60).stream().mapToDouble(Sample::throughput).average().orElse(0);
+		assertThat(endOfStep).isGreaterThan(1.5 * startOfStep);
+		assertThat(run.get(79).size()).isLessThanOrEqualTo(6);
+		assertThat(run).allSatisfy((sample) -> assertThat(sample.size()).isLessThanOrEqualTo(32));
+	}
+
+	@Test
 	void s6AnIdlePoolMakesNoChange() {
 		List<Sample> run = new PoolSimulator(2, 2, 18, 0, 100, BOUNDS, 1, 6).run(60, (second) -> 0);
 		assertThat(run).allSatisfy((sample) -> assertThat(sample.nextSize()).isEqualTo(1));
