@@ -9,9 +9,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.dromara.dynamictp.common.em.QueueTypeEnum;
+import org.dromara.dynamictp.core.aware.AwareManager;
+import org.dromara.dynamictp.core.executor.DtpExecutor;
+import org.dromara.dynamictp.core.support.ExecutorWrapper;
+import org.dromara.dynamictp.core.support.ThreadPoolBuilder;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,9 +44,19 @@ import io.github.poolpilot.core.PoolSampler;
 
 /**
  * Submit-and-run throughput of a 2-thread pool fed by 2 producers, for a raw
- * {@link ThreadPoolExecutor} and the instrumented executors compared with it. Each
- * operation submits a batch of distinct tasks and waits until all of them ran, so both
- * the submit and the run path are measured; scores are tasks per second.
+ * {@link ThreadPoolExecutor} and the instrumented executors compared with it.
+ * <p>
+ * Each operation submits a batch of {@value #BATCH} distinct tasks and waits (parked)
+ * until all of them ran, so both the submit path (producer side) and the run path (worker
+ * side) are in the score; scores are tasks per second and, with {@code -prof gc},
+ * {@code gc.alloc.rate.norm} is already bytes per task. Two producers never hold more
+ * than {@code 2 x BATCH} tasks in a queue of {@value #QUEUE_CAPACITY}, so no task is ever
+ * rejected (a rejection would throw and fail the run). The tasks are made once and
+ * submitted again in every batch, so what is allocated per task is the executor's own.
+ * <p>
+ * The {@code 1us} task busy-spins on {@link System#nanoTime()} for one microsecond of
+ * wall-clock time (rather than {@code Blackhole.consumeCPU}, whose tokens-to-time ratio
+ * depends on the machine), so its duration is the same whatever the JIT does with it.
  *
  * @author poolpilot authors
  */
@@ -52,53 +69,64 @@ import io.github.poolpilot.core.PoolSampler;
 @Threads(2)
 public class ExecutorOverheadBenchmark {
 
-	static final int BATCH = 64;
+	static final int BATCH = 256;
 
 	static final int POOL_SIZE = 2;
 
 	static final int QUEUE_CAPACITY = 1024;
 
-	/**
-	 * The executor under test.
-	 */
-	@Param({ "raw", "managed-full", "managed-sampled", "micrometer", "map-tracking" })
-	public String executor;
+	static final long ONE_MICROSECOND = 1_000;
 
 	/**
-	 * The task: {@code trivial} does nothing, {@code 1us} spins for a microsecond.
+	 * The executor under test: a raw {@link ThreadPoolExecutor}; a raw one that only
+	 * carries each task's submit time in a wrapper and reads the clock around it, the
+	 * floor for timing every task; poolpilot's {@link ManagedExecutor} timing every task
+	 * or one in 16; Micrometer's timed executor around a raw pool; a pool tracking submit
+	 * times in a map; DynamicTp's {@link DtpExecutor} with its per-task monitoring
+	 * registered.
+	 */
+	@Param({ "raw", "timing-floor", "managed-full", "managed-sampled", "micrometer", "map-tracking", "dynamictp" })
+	public String executor = "raw";
+
+	/**
+	 * The task: {@code trivial} only counts down its batch, {@code 1us} first spins for a
+	 * microsecond.
 	 */
 	@Param({ "trivial", "1us" })
-	public String task;
+	public String task = "trivial";
 
 	ExecutorService pool;
 
+	/**
+	 * How many tasks the executor's own instrumentation saw finish: checked after the
+	 * trial, so that a variant whose measuring was never switched on cannot pass for a
+	 * cheap one.
+	 */
+	LongSupplier measuredTasks;
+
 	@Nullable PoolSampler sampler;
+
+	@Nullable ManagedExecutor managed;
 
 	long spinNanos;
 
 	@Setup(Level.Trial)
 	public void createPool() {
-		this.spinNanos = "1us".equals(this.task) ? 1_000 : 0;
+		this.spinNanos = switch (this.task) {
+			case "trivial" -> 0;
+			case "1us" -> ONE_MICROSECOND;
+			default -> throw new IllegalArgumentException("Unknown task " + this.task);
+		};
 		this.pool = switch (this.executor) {
 			case "raw" -> raw();
-			case "managed-full" -> sampled(managed(1));
-			case "managed-sampled" -> sampled(managed(16));
-			case "micrometer" -> ExecutorServiceMetrics.monitor(new SimpleMeterRegistry(), raw(), "bench");
-			case "map-tracking" -> new MapTrackingExecutor();
+			case "timing-floor" -> timingFloor();
+			case "managed-full" -> managed(1);
+			case "managed-sampled" -> managed(16);
+			case "micrometer" -> micrometer();
+			case "map-tracking" -> mapTracking();
+			case "dynamictp" -> dynamicTp();
 			default -> throw new IllegalArgumentException("Unknown executor " + this.executor);
 		};
-	}
-
-	/**
-	 * Close the pool's measurement window every second, as poolpilot does in an
-	 * application.
-	 */
-	private ManagedExecutor sampled(ManagedExecutor executor) {
-		PoolRegistry registry = new PoolRegistry(null);
-		registry.register(executor.getPool());
-		this.sampler = new PoolSampler(registry, Duration.ofSeconds(1));
-		this.sampler.start();
-		return executor;
 	}
 
 	@TearDown(Level.Trial)
@@ -107,31 +135,99 @@ public class ExecutorOverheadBenchmark {
 			this.sampler.close();
 		}
 		this.pool.shutdown();
-		this.pool.awaitTermination(10, TimeUnit.SECONDS);
+		if (!this.pool.awaitTermination(10, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Pool " + this.executor + " did not terminate");
+		}
+		if (this.measuredTasks.getAsLong() == 0) {
+			throw new IllegalStateException("The instrumentation of " + this.executor + " measured no task");
+		}
+		if (this.managed != null && this.managed.getPool().getRecorder().taskCounts().rejected() != 0) {
+			throw new IllegalStateException("Tasks were rejected: the op must measure submit and run only");
+		}
 	}
 
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
 	public void submitAndRun(Producer producer) {
+		ExecutorService pool = this.pool;
 		producer.thread = Thread.currentThread();
 		producer.remaining.set(BATCH);
 		for (Runnable task : producer.tasks) {
-			this.pool.execute(task);
+			pool.execute(task);
 		}
 		while (producer.remaining.get() != 0) {
 			LockSupport.park(this);
 		}
 	}
 
-	private static ThreadPoolExecutor raw() {
-		return new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS,
+	private ThreadPoolExecutor raw() {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS,
 				new ArrayBlockingQueue<>(QUEUE_CAPACITY));
+		this.measuredTasks = executor::getCompletedTaskCount;
+		return executor;
 	}
 
-	private static ManagedExecutor managed(int timingSampleEvery) {
-		return ManagedExecutor.builder("bench", new PoolBounds(POOL_SIZE, POOL_SIZE), QUEUE_CAPACITY)
+	private ExecutorService timingFloor() {
+		TimingFloorExecutor executor = new TimingFloorExecutor();
+		this.measuredTasks = executor::getCompletedTaskCount;
+		return executor;
+	}
+
+	/**
+	 * Build a managed pool whose measurement window a sampler closes every second, as
+	 * poolpilot does in an application: the recorder sizes its histogram and CPU-time
+	 * sampling from each window.
+	 */
+	private ManagedExecutor managed(int timingSampleEvery) {
+		ManagedExecutor executor = ManagedExecutor
+			.builder("bench", new PoolBounds(POOL_SIZE, POOL_SIZE), QUEUE_CAPACITY)
+			.sizes(POOL_SIZE, POOL_SIZE)
 			.recorder(PoolRecorder.builder().timingSampleEvery(timingSampleEvery).build())
 			.build();
+		PoolRegistry registry = new PoolRegistry(null);
+		registry.register(executor.getPool());
+		this.sampler = new PoolSampler(registry, Duration.ofSeconds(1));
+		this.sampler.start();
+		this.managed = executor;
+		this.measuredTasks = () -> executor.getPool().getRecorder().taskCounts().completed();
+		return executor;
+	}
+
+	private ExecutorService micrometer() {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		ExecutorService executor = ExecutorServiceMetrics.monitor(registry, raw(), "bench");
+		this.measuredTasks = () -> registry.get("executor").tag("name", "bench").timer().count();
+		return executor;
+	}
+
+	private ExecutorService mapTracking() {
+		MapTrackingExecutor executor = new MapTrackingExecutor();
+		this.measuredTasks = executor::timedTasks;
+		return executor;
+	}
+
+	/**
+	 * Build a DtpExecutor and register its per-task monitoring (run-time stopwatch, queue
+	 * and run timeouts, rejection counts) with DynamicTp's AwareManager, as its registry
+	 * does for a pool in a Spring application. The registry's own path,
+	 * {@code ExecutorWrapper.initialize()}, also sets up alarm notifications, which read
+	 * their settings through a ContextManager that only DynamicTp's Spring module
+	 * provides; they do not run per task.
+	 */
+	private ExecutorService dynamicTp() {
+		DtpExecutor executor = ThreadPoolBuilder.newBuilder()
+			.threadPoolName("bench")
+			.corePoolSize(POOL_SIZE)
+			.maximumPoolSize(POOL_SIZE)
+			.workQueue(QueueTypeEnum.ARRAY_BLOCKING_QUEUE.getName(), QUEUE_CAPACITY)
+			.buildDynamic();
+		ExecutorWrapper wrapper = ExecutorWrapper.of(executor);
+		AwareManager.register(wrapper);
+		this.measuredTasks = () -> (long) wrapper.getThreadPoolStatProvider()
+			.getPerformanceProvider()
+			.getSnapshotAndReset()
+			.getTps();
+		return executor;
 	}
 
 	/**
@@ -145,7 +241,7 @@ public class ExecutorOverheadBenchmark {
 
 		volatile @Nullable Thread thread;
 
-		Runnable[] tasks;
+		Runnable[] tasks = new Runnable[0];
 
 		@Setup(Level.Trial)
 		public void createTasks(ExecutorOverheadBenchmark benchmark) {
@@ -184,6 +280,46 @@ public class ExecutorOverheadBenchmark {
 	}
 
 	/**
+	 * Does the least that timing every task takes: a wrapper carrying the submit time,
+	 * and clock reads at start and end, kept in the wrapper and never aggregated.
+	 */
+	static final class TimingFloorExecutor extends ThreadPoolExecutor {
+
+		TimingFloorExecutor() {
+			super(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_CAPACITY));
+		}
+
+		@Override
+		public void execute(Runnable command) {
+			super.execute(new Timed(command, System.nanoTime()));
+		}
+
+		static final class Timed implements Runnable {
+
+			private final Runnable task;
+
+			private final long submittedAt;
+
+			long responseNanos;
+
+			Timed(Runnable task, long submittedAt) {
+				this.task = task;
+				this.submittedAt = submittedAt;
+			}
+
+			@Override
+			public void run() {
+				long startedAt = System.nanoTime();
+				this.task.run();
+				long endedAt = System.nanoTime();
+				this.responseNanos = (startedAt - this.submittedAt) + (endedAt - startedAt);
+			}
+
+		}
+
+	}
+
+	/**
 	 * Tracks tasks the way classic instrumented-executor examples do: a map of submit
 	 * times keyed by task, and a synchronized update of the arrival figures.
 	 */
@@ -196,6 +332,8 @@ public class ExecutorOverheadBenchmark {
 		private final LongAdder queueWaitNanos = new LongAdder();
 
 		private final LongAdder serviceNanos = new LongAdder();
+
+		private final LongAdder timedTasks = new LongAdder();
 
 		private long arrivals;
 
@@ -213,7 +351,7 @@ public class ExecutorOverheadBenchmark {
 			synchronized (this) {
 				if (this.arrivals > 0) {
 					this.meanInterArrivalNanos += ((now - this.lastArrivalNanos) - this.meanInterArrivalNanos)
-							/ (this.arrivals + 1);
+							/ this.arrivals;
 				}
 				this.arrivals++;
 				this.lastArrivalNanos = now;
@@ -237,7 +375,12 @@ public class ExecutorOverheadBenchmark {
 			Long started = this.startTimes.get();
 			if (started != null) {
 				this.serviceNanos.add(System.nanoTime() - started);
+				this.timedTasks.increment();
 			}
+		}
+
+		long timedTasks() {
+			return this.timedTasks.sum();
 		}
 
 	}
