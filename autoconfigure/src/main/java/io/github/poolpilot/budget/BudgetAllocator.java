@@ -5,14 +5,18 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Shares a thread budget between pools by weight. Each pool is guaranteed
- * {@code weight / Σ weights} of the budget (never less than its min-threads), may borrow
- * what other pools leave idle, and when demand exceeds the budget the threads are shared
- * by weighted water-filling: every pool gets the same threads per unit of weight, up to
- * what it asked for. A pool that may not borrow (its last growth did not raise its
- * throughput) is held to its guaranteed share.
+ * {@code weight / Σ weights} of the budget (never less than its min-threads) and may
+ * borrow what other pools leave idle. When the pools ask for more than the budget, it is
+ * shared in two rounds of weighted water-filling (every pool gets the same threads per
+ * unit of weight, up to what it asked for): first what each pool needs for its load now,
+ * then what it asked for beyond that, such as idle threads kept for a while in case the
+ * load returns. So a pool's idle threads are the first to go when another pool needs
+ * them. A pool that may not borrow (more threads did not raise its throughput) is held to
+ * its guaranteed share.
  *
  * @author poolpilot authors
  */
@@ -41,53 +45,56 @@ public final class BudgetAllocator {
 			int guaranteed = Math.max(demand.minThreads(), (int) ((long) budget * demand.weight() / totalWeight));
 			int wanted = Math.max(demand.minThreads(), Math.min(demand.maxThreads(), demand.threads()));
 			int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
-			shares.add(new Share(demand, Math.max(cap, demand.minThreads())));
+			int needed = Math.max(demand.minThreads(), Math.min(cap, demand.needed()));
+			shares.add(new Share(demand, needed, cap));
 		}
-		int capped = shares.stream().mapToInt((share) -> share.cap).sum();
-		if (capped > budget) {
-			fill(shares, budget);
-		}
-		else {
-			shares.forEach((share) -> share.threads = share.cap);
-		}
+		shares.forEach((share) -> share.threads = share.demand.minThreads());
+		fill(shares, (share) -> share.needed, budget);
+		fill(shares, (share) -> share.cap, budget);
 		Map<String, Integer> allocation = new LinkedHashMap<>();
 		shares.forEach((share) -> allocation.put(share.demand.pool(), share.threads));
 		return allocation;
 	}
 
 	/**
-	 * Weighted water-filling: the highest level L (threads per unit of weight) at which Σ
-	 * clamp(⌊L·w⌋, min, cap) fits the budget, then the few threads left by rounding to
-	 * the pools below their cap, one each, heaviest first. Called only when the caps
-	 * together exceed the budget, so the loop ends.
+	 * Weighted water-filling of each share from what it has up to a cap: the highest
+	 * level L (threads per unit of weight) at which Σ clamp(⌊L·w⌋, has, cap) fits the
+	 * budget, then the few threads left by rounding to the shares below their cap, one
+	 * each, heaviest first.
 	 */
-	private static void fill(List<Share> shares, int budget) {
+	private static void fill(List<Share> shares, ToIntFunction<Share> cap, int budget) {
+		int[] floors = shares.stream().mapToInt((share) -> share.threads).toArray();
+		if (threadsAt(shares, floors, cap, Double.MAX_VALUE) <= budget) {
+			shares.forEach((share) -> share.threads = Math.max(share.threads, cap.applyAsInt(share)));
+			return;
+		}
 		double low = 0;
 		double high = shares.stream()
-			.mapToDouble((share) -> (double) share.cap / share.demand.weight())
+			.mapToDouble((share) -> (double) cap.applyAsInt(share) / share.demand.weight())
 			.max()
 			.orElse(0);
 		for (int i = 0; i < 64; i++) {
 			double level = (low + high) / 2;
-			if (threadsAt(shares, level) <= budget) {
+			if (threadsAt(shares, floors, cap, level) <= budget) {
 				low = level;
 			}
 			else {
 				high = level;
 			}
 		}
-		int used = 0;
-		for (Share share : shares) {
-			share.threads = share.at(low);
+		long used = 0;
+		for (int i = 0; i < shares.size(); i++) {
+			Share share = shares.get(i);
+			share.threads = at(share, floors[i], cap.applyAsInt(share), low);
 			used += share.threads;
 		}
 		List<Share> growable = new ArrayList<>(shares);
 		growable.sort(Comparator.comparingInt((Share share) -> share.demand.weight()).reversed());
 		// Rounding down left fewer threads than there are pools; hand them out one at a
-		// time.
+		// time. The caps together exceed the budget, so the loop ends.
 		while (used < budget) {
 			for (Share share : growable) {
-				if (used < budget && share.threads < share.cap) {
+				if (used < budget && share.threads < cap.applyAsInt(share)) {
 					share.threads++;
 					used++;
 				}
@@ -95,12 +102,17 @@ public final class BudgetAllocator {
 		}
 	}
 
-	private static long threadsAt(List<Share> shares, double level) {
+	private static long threadsAt(List<Share> shares, int[] floors, ToIntFunction<Share> cap, double level) {
 		long threads = 0;
-		for (Share share : shares) {
-			threads += share.at(level);
+		for (int i = 0; i < shares.size(); i++) {
+			threads += at(shares.get(i), floors[i], cap.applyAsInt(shares.get(i)), level);
 		}
 		return threads;
+	}
+
+	private static int at(Share share, int floor, int cap, double level) {
+		double threads = Math.floor(level * share.demand.weight());
+		return (int) Math.max(floor, Math.min(cap, threads));
 	}
 
 	/**
@@ -111,9 +123,11 @@ public final class BudgetAllocator {
 	 * @param maxThreads the most it may have
 	 * @param weight its share of the budget relative to the others
 	 * @param threads how many threads it asks for now
+	 * @param needed how many of those its load needs now; the rest it would keep idle
 	 * @param mayBorrow whether it may take more than its guaranteed share
 	 */
-	public record Demand(String pool, int minThreads, int maxThreads, int weight, int threads, boolean mayBorrow) {
+	public record Demand(String pool, int minThreads, int maxThreads, int weight, int threads, int needed,
+			boolean mayBorrow) {
 
 		public Demand {
 			if (weight < 1) {
@@ -122,24 +136,35 @@ public final class BudgetAllocator {
 			}
 		}
 
+		/**
+		 * A demand whose load needs every thread it asks for.
+		 * @param pool the pool's name
+		 * @param minThreads the least it must have
+		 * @param maxThreads the most it may have
+		 * @param weight its share of the budget relative to the others
+		 * @param threads how many threads it asks for now
+		 * @param mayBorrow whether it may take more than its guaranteed share
+		 */
+		public Demand(String pool, int minThreads, int maxThreads, int weight, int threads, boolean mayBorrow) {
+			this(pool, minThreads, maxThreads, weight, threads, threads, mayBorrow);
+		}
+
 	}
 
 	private static final class Share {
 
 		private final Demand demand;
 
+		private final int needed;
+
 		private final int cap;
 
 		private int threads;
 
-		Share(Demand demand, int cap) {
+		Share(Demand demand, int needed, int cap) {
 			this.demand = demand;
+			this.needed = needed;
 			this.cap = cap;
-		}
-
-		int at(double level) {
-			long threads = (long) Math.floor(level * this.demand.weight());
-			return (int) Math.max(this.demand.minThreads(), Math.min(this.cap, threads));
 		}
 
 	}

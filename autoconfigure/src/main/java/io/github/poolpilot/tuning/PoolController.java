@@ -1,7 +1,10 @@
 package io.github.poolpilot.tuning;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.NanoClock;
 import io.github.poolpilot.core.PoolBounds;
@@ -9,35 +12,62 @@ import io.github.poolpilot.core.PoolSnapshot;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
 
 /**
- * Decides one pool's size, window after window (DESIGN.md §4). A model gives the size the
- * measured load needs (Little's law with 20 % headroom, capped by Goetz's CPU-bound
- * size); a feedback guard lets the pool grow only when it is saturated, one step of at
- * most a quarter at a time, keeps a step only if throughput rose with it, and otherwise
- * reverts and blocks growth for a while (30 s, doubling up to 5 min). It refuses to grow
- * while the CPU is busy, shrinks when a downstream slows down without giving more
- * throughput, and shrinks an idle pool gradually.
+ * Decides one pool's size, window after window: a model says how many threads the
+ * measured load needs, and a feedback guard checks that more threads really serve more.
+ * <p>
+ * <b>Model.</b> Little's law turns the offered load into busy threads, R = λ·S₀, with λ
+ * the arrival rate (rejected tasks included) and S₀ the pool's base service time: the
+ * least mean service time of the last {@value #BASE_WINDOWS} windows, what a task takes
+ * when nothing is congested. Square-root staffing (Halfin and Whitt) adds a margin that
+ * grows with √R, N = ⌈R + β·√R⌉ with β = {@value #SAFETY_MARGIN}, so that only a few
+ * percent of the tasks wait for a thread whatever the load. Goetz's size, Ncpu·U·(1 +
+ * W/C) from the measured wait/compute ratio, caps it: beyond it the CPU is the
+ * bottleneck.
+ * <p>
+ * <b>Guard.</b> The pool grows only when it is saturated (busy threads X·S at least
+ * {@value #SATURATED_BUSY} of its size while tasks queue or are turned away) and the
+ * model needs more, to a tenth beyond the model's size but by at most half of its size in
+ * one window, so that a downstream's limit is passed by at most 50 %. It does not grow
+ * while the process CPU is above {@value #MAX_CPU}. Each step is judged in the next
+ * window: it is kept if the queue drained or throughput rose by at least
+ * {@value #MIN_SCALING_EFFICIENCY} of the relative size increase, otherwise reverted,
+ * with growth blocked for 30 s, doubling up to 5 min, and only a small probe after that.
+ * A kept step that raised throughput clearly less than in proportion crossed the knee
+ * where threads stop paying, and limits the next step to half beyond it. A saturated pool
+ * whose service time passed {@value #SLOWDOWN}× its base without more throughput (a
+ * saturated downstream, a busy CPU) gives back up to a quarter of its threads a window,
+ * down to what its throughput needs at the base service time.
+ * <p>
+ * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
+ * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row, the pool shrinks in one
+ * step to the most the model needed in those windows. Short lulls do not shrink it, so
+ * bursty load does not make the size swing; until then the idle threads are the first the
+ * budget takes when another pool needs them ({@link Decision#needed()}).
+ * <p>
+ * Without the guard ({@code guarded = false}, for comparison only) the pool follows the
+ * model computed from the current service time, and nothing is judged.
  *
  * @author poolpilot authors
  */
 public final class PoolController {
 
-	static final double ALPHA = 0.3;
-
-	static final double HEADROOM = 1.2;
+	static final double SAFETY_MARGIN = 2;
 
 	static final double SATURATED_BUSY = 0.9;
 
-	static final double IDLE_BUSY = 0.5;
+	static final double MAX_GROWTH = 1.5;
 
-	static final int IDLE_WINDOWS = 3;
-
-	static final int HOLD_WINDOWS = 2;
+	static final double SLOWDOWN = 1.5;
 
 	static final double MIN_SCALING_EFFICIENCY = 0.15;
 
+	static final double KNEE_EFFICIENCY = 0.9;
+
 	static final double MAX_CPU = 0.9;
 
-	static final double SLOWDOWN = 1.5;
+	static final int BASE_WINDOWS = 30;
+
+	static final int SHRINK_WINDOWS = 10;
 
 	static final Duration FIRST_BLOCK = Duration.ofSeconds(30);
 
@@ -45,30 +75,44 @@ public final class PoolController {
 
 	private final NanoClock clock;
 
-	private double throughput = Double.NaN;
+	private final boolean guarded;
 
-	private double usualServiceMs = Double.NaN;
+	private final RecentValues serviceTimes = new RecentValues(BASE_WINDOWS);
 
-	private int idleWindows;
+	private final RecentValues needs = new RecentValues(SHRINK_WINDOWS);
 
-	private int stepFrom;
+	private int surplusWindows;
 
-	private int stepTo;
+	private double lastThroughput = Double.NaN;
 
-	private double throughputBeforeStep;
+	private @Nullable Step step;
 
-	private int stepWindows;
+	/**
+	 * Whether the next step is a small probe, as after a step that did not pay.
+	 */
+	private boolean probeNext;
 
 	private long growthBlockedUntil;
 
 	private Duration nextBlock = FIRST_BLOCK;
 
 	/**
-	 * Create a controller.
+	 * Create a controller with its feedback guard.
 	 * @param clock the clock that times growth blocks
 	 */
 	public PoolController(NanoClock clock) {
+		this(clock, true);
+	}
+
+	/**
+	 * Create a controller.
+	 * @param clock the clock that times growth blocks
+	 * @param guarded whether the feedback guard runs; without it the pool follows the
+	 * model alone, which only the benchmarks should want
+	 */
+	public PoolController(NanoClock clock, boolean guarded) {
 		this.clock = clock;
+		this.guarded = guarded;
 		this.growthBlockedUntil = clock.nanoTime();
 	}
 
@@ -83,100 +127,141 @@ public final class PoolController {
 	 */
 	public Decision decide(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad) {
 		LittlesLaw law = snapshot.littlesLaw();
-		double previousThroughput = this.throughput;
-		this.throughput = ewma(this.throughput, law.throughput());
-		if (law.meanServiceTimeMs() > 0) {
-			// The usual service time moves slowly, so that a sudden slowdown stands out.
-			this.usualServiceMs = Double.isNaN(this.usualServiceMs) ? law.meanServiceTimeMs()
-					: this.usualServiceMs + 0.05 * (law.meanServiceTimeMs() - this.usualServiceMs);
+		double previousThroughput = this.lastThroughput;
+		this.lastThroughput = law.throughput();
+		if (snapshot.windowCompletions() > 0 && law.meanServiceTimeMs() > 0) {
+			this.serviceTimes.add(law.meanServiceTimeMs());
 		}
-		double busy = law.busyThreads();
-		// Work waits or is turned away: a queue, or more offered than served.
-		boolean queueing = snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
-		if (this.stepTo != 0) {
-			return judgeStep(size, bounds, queueing);
+		Window window = new Window(law, snapshot.sizes().queueSize(), size, bounds, cpuLoad,
+				this.guarded ? this.serviceTimes.min() : law.meanServiceTimeMs(), previousThroughput);
+		if (window.need >= 0) {
+			this.needs.add(window.need);
 		}
-		boolean saturated = busy >= SATURATED_BUSY * size && queueing;
-		int model = modelSize(law);
-		this.idleWindows = (busy < IDLE_BUSY * size && !queueing) ? this.idleWindows + 1 : 0;
-		if (saturated) {
-			boolean throughputRising = Double.isNaN(previousThroughput) || law.throughput() > previousThroughput * 1.05;
-			return considerGrowth(law, size, bounds, model, cpuLoad, throughputRising);
-		}
-		if (this.idleWindows >= IDLE_WINDOWS && size > bounds.minThreads()) {
-			int target = bounds
-				.clamp(Math.max(Math.max(model, (int) Math.ceil(busy * HEADROOM)), size - Math.max(1, size / 4)));
-			if (target < size) {
-				return Decision.change(target, "shrink " + size + "→" + target + ": idle (busy " + format(busy) + " of "
-						+ size + " for " + this.idleWindows + " windows)", true);
+		String kept = "";
+		int limit = 0;
+		Step step = this.step;
+		if (step != null) {
+			this.step = null;
+			double gain = (step.throughputBefore > 0)
+					? (law.throughput() - step.throughputBefore) / step.throughputBefore : 0;
+			double added = (double) (step.to - step.from) / step.from;
+			double efficiency = gain / added;
+			if (window.queueing && efficiency < MIN_SCALING_EFFICIENCY) {
+				return revert(step, gain, added, bounds);
 			}
+			this.nextBlock = FIRST_BLOCK;
+			// A step that raised throughput clearly less than in proportion crossed the
+			// knee, where threads stop paying: the new throughput needs only about
+			// from · X₁/X₀ of them.
+			if (window.queueing && efficiency < KNEE_EFFICIENCY) {
+				limit = (int) (MAX_GROWTH * step.from * law.throughput() / step.throughputBefore);
+			}
+			kept = "; step " + step.from + "→" + step.to + " kept: "
+					+ (window.queueing ? "throughput " + percent(gain) : "the queue drained");
 		}
-		return Decision.hold(size, saturated ? "hold: saturated at the bound"
-				: "hold: not saturated (busy " + format(busy) + " of " + size + ")", true);
+		if (window.saturated()) {
+			this.surplusWindows = 0;
+			return grow(window, limit, kept);
+		}
+		return shrinkOrHold(window, kept);
 	}
 
-	private Decision considerGrowth(LittlesLaw law, int size, PoolBounds bounds, int model, double cpuLoad,
-			boolean throughputRising) {
-		if (law.meanServiceTimeMs() > SLOWDOWN * this.usualServiceMs && !throughputRising) {
-			int target = bounds.clamp((int) Math.floor(size * 0.9));
-			String slowdown = "service time " + format(law.meanServiceTimeMs() / this.usualServiceMs)
-					+ "× its usual without more throughput";
-			return (target < size) ? Decision.change(target, "shrink " + size + "→" + target + ": " + slowdown, false)
-					: Decision.hold(size, "hold: " + slowdown + ", at min-threads", false);
+	private Decision grow(Window window, int limit, String kept) {
+		int size = window.size;
+		if (size >= window.bounds.maxThreads()) {
+			return Decision.hold(size, "hold: saturated at max-threads " + window.bounds.maxThreads() + kept, true);
 		}
-		if (size >= bounds.maxThreads()) {
-			return Decision.hold(size, "hold: saturated at max-threads " + bounds.maxThreads(), true);
+		if (this.guarded) {
+			Decision held = guardGrowth(window, kept);
+			if (held != null) {
+				return held;
+			}
 		}
-		if (cpuLoad > MAX_CPU) {
-			return Decision.hold(size, "hold: CPU " + Math.round(cpuLoad * 100) + "%", false);
+		if (window.need <= size) {
+			return Decision.hold(size, "hold: queueing, busy " + format(window.law.busyThreads()) + " of " + size
+					+ ", needs " + window.need + kept, true);
+		}
+		// A little beyond the need, so that its noise does not ask for one more step.
+		int target = window.need + Math.max(1, window.need / 10);
+		if (this.guarded) {
+			int most = (int) Math.ceil(size * MAX_GROWTH);
+			if (limit > 0) {
+				most = Math.min(most, limit);
+			}
+			if (this.probeNext) {
+				most = Math.min(most, size + Math.max(1, size / 10));
+				this.probeNext = false;
+			}
+			target = Math.min(target, Math.max(most, size + 1));
+		}
+		target = window.bounds.clamp(target);
+		if (this.guarded) {
+			this.step = new Step(size, target, window.law.throughput());
+		}
+		return Decision.change(target, "grow " + size + "→" + target + ": queueing, busy "
+				+ format(window.law.busyThreads()) + " of " + size + ", needs " + window.need + kept, true);
+	}
+
+	/**
+	 * Return why a saturated pool must not grow now, or {@code null} when it may.
+	 */
+	private @Nullable Decision guardGrowth(Window window, String kept) {
+		int size = window.size;
+		double slowdown = window.law.meanServiceTimeMs() / window.baseServiceMs;
+		boolean throughputRising = !(window.law.throughput() <= window.previousThroughput * 1.05);
+		if (slowdown > SLOWDOWN && !throughputRising) {
+			double useful = window.law.throughput() * window.baseServiceMs / 1000;
+			int target = window.bounds.clamp(Math.max(staffed(useful), size - Math.max(1, size / 4)));
+			String reason = "service time " + format(slowdown) + "× its base of " + format(window.baseServiceMs)
+					+ " ms without more throughput";
+			return (target < size)
+					? Decision.change(target, "shrink " + size + "→" + target + ": " + reason + kept, false)
+					: Decision.hold(size, "hold: " + reason + kept, false);
+		}
+		if (window.cpuLoad > MAX_CPU) {
+			return Decision.hold(size, "hold: CPU " + Math.round(window.cpuLoad * 100) + "%" + kept, false);
 		}
 		long now = this.clock.nanoTime();
 		if (now - this.growthBlockedUntil < 0) {
-			return Decision.hold(size, "hold: growth blocked for "
-					+ Duration.ofNanos(this.growthBlockedUntil - now).toSeconds() + " s (more threads did not help)",
+			long seconds = Duration.ofNanos(this.growthBlockedUntil - now).toSeconds();
+			return Decision.hold(size, "hold: growth blocked for " + seconds + " s (more threads did not help)" + kept,
 					false);
 		}
-		int deadBand = Math.max(1, size / 10);
-		int wanted = Math.max(model, size + deadBand);
-		int target = bounds.clamp(Math.min(wanted, size + Math.max(1, size / 4)));
-		if (target <= size) {
-			return Decision.hold(size, "hold: saturated at the bound", true);
-		}
-		this.stepFrom = size;
-		this.stepTo = target;
-		this.stepWindows = 0;
-		this.throughputBeforeStep = this.throughput;
-		return Decision.change(target, "grow " + size + "→" + target + ": queueing, busy " + format(law.busyThreads())
-				+ " of " + size + ", model " + model, true);
+		return null;
 	}
 
-	private Decision judgeStep(int size, PoolBounds bounds, boolean queueing) {
-		this.stepWindows++;
-		if (this.stepWindows < HOLD_WINDOWS) {
-			return Decision.hold(size, "hold: measuring " + this.stepFrom + "→" + this.stepTo, true);
-		}
-		int from = this.stepFrom;
-		int to = this.stepTo;
-		this.stepTo = 0;
-		if (!queueing) {
-			// The step served all that was offered: throughput can rise no further.
-			this.nextBlock = FIRST_BLOCK;
-			return Decision.hold(size, "keep " + from + "→" + to + ": the queue drained", true);
-		}
-		double gain = (this.throughputBeforeStep > 0)
-				? (this.throughput - this.throughputBeforeStep) / this.throughputBeforeStep : 0;
-		double added = (double) (to - from) / from;
-		if (gain / added >= MIN_SCALING_EFFICIENCY) {
-			this.nextBlock = FIRST_BLOCK;
-			return Decision.hold(size, "keep " + from + "→" + to + ": throughput " + percent(gain), true);
-		}
+	private Decision revert(Step step, double gain, double added, PoolBounds bounds) {
 		this.growthBlockedUntil = this.clock.nanoTime() + this.nextBlock.toNanos();
 		Duration blocked = this.nextBlock;
-		this.nextBlock = this.nextBlock.multipliedBy(2).compareTo(LONGEST_BLOCK) > 0 ? LONGEST_BLOCK
-				: this.nextBlock.multipliedBy(2);
-		int target = bounds.clamp(from);
-		return Decision.change(target, "revert " + to + "→" + target + ": throughput " + percent(gain)
-				+ ", growth blocked for " + blocked.toSeconds() + " s", false);
+		Duration doubled = this.nextBlock.multipliedBy(2);
+		this.nextBlock = (doubled.compareTo(LONGEST_BLOCK) > 0) ? LONGEST_BLOCK : doubled;
+		// After a failed step, the next try is a small probe.
+		this.probeNext = true;
+		int target = bounds.clamp(step.from);
+		return Decision.change(target, "revert " + step.to + "→" + target + ": throughput " + percent(gain) + " for "
+				+ percent(added) + " threads, growth blocked for " + blocked.toSeconds() + " s", false);
+	}
+
+	private Decision shrinkOrHold(Window window, String kept) {
+		int size = window.size;
+		int deadBand = Math.max(2, size / 5);
+		this.surplusWindows = (window.need >= 0 && window.need <= size - deadBand) ? this.surplusWindows + 1 : 0;
+		if (this.surplusWindows >= SHRINK_WINDOWS) {
+			int peak = (int) this.needs.max();
+			int target = window.bounds.clamp(Math.max(1, peak));
+			if (target < size) {
+				this.surplusWindows = 0;
+				return Decision.change(target, "shrink " + size + "→" + target + ": needed at most " + peak
+						+ " in the last " + SHRINK_WINDOWS + " windows" + kept, true);
+			}
+		}
+		if (window.need < 0) {
+			return Decision.hold(size, "hold: busy " + format(window.law.busyThreads()) + " of " + size + kept, true);
+		}
+		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.law.busyThreads())));
+		return new Decision(size, needed,
+				"hold: busy " + format(window.law.busyThreads()) + " of " + size + ", needs " + window.need + kept,
+				false, true);
 	}
 
 	/**
@@ -185,23 +270,18 @@ public final class PoolController {
 	 * @param threads the size the pool has now
 	 */
 	public void applied(int threads) {
-		if (this.stepTo != 0 && threads != this.stepTo) {
-			this.stepTo = (threads > this.stepFrom) ? threads : 0;
+		Step step = this.step;
+		if (step != null && threads != step.to) {
+			this.step = (threads > step.from) ? new Step(step.from, threads, step.throughputBefore) : null;
 		}
 	}
 
 	/**
-	 * Little's law with headroom (λ offered · S · 1.2), capped by Goetz's size when the
-	 * wait/compute ratio is known.
+	 * Square-root staffing on Little's law: the threads an offered load of R busy threads
+	 * needs, ⌈R + β·√R⌉.
 	 */
-	static int modelSize(LittlesLaw law) {
-		int littles = (int) Math.ceil(law.arrivalRate() * law.meanServiceTimeMs() / 1000 * HEADROOM);
-		Integer goetz = law.recommendedThreads();
-		return (goetz != null) ? Math.min(littles, goetz) : littles;
-	}
-
-	private static double ewma(double previous, double value) {
-		return Double.isNaN(previous) ? value : previous + ALPHA * (value - previous);
+	static int staffed(double busyThreads) {
+		return (busyThreads <= 0) ? 0 : (int) Math.ceil(busyThreads + SAFETY_MARGIN * Math.sqrt(busyThreads));
 	}
 
 	private static String format(double value) {
@@ -216,19 +296,119 @@ public final class PoolController {
 	 * What the controller decided.
 	 *
 	 * @param threads the pool's size for the next window
+	 * @param needed how many of those threads its load needs now, the rest being kept
+	 * idle for a while: the budget takes them first when another pool needs them
 	 * @param reason why, in words
 	 * @param changed whether the size changes
 	 * @param mayBorrow whether the pool may take more than its guaranteed share of the
-	 * budget (not after more threads failed to help)
+	 * budget (not while more threads would not help it)
 	 */
-	public record Decision(int threads, String reason, boolean changed, boolean mayBorrow) {
+	public record Decision(int threads, int needed, String reason, boolean changed, boolean mayBorrow) {
 
 		static Decision change(int threads, String reason, boolean mayBorrow) {
-			return new Decision(threads, reason, true, mayBorrow);
+			return new Decision(threads, threads, reason, true, mayBorrow);
 		}
 
 		static Decision hold(int threads, String reason, boolean mayBorrow) {
-			return new Decision(threads, reason, false, mayBorrow);
+			return new Decision(threads, threads, reason, false, mayBorrow);
+		}
+
+	}
+
+	/**
+	 * One closed window as the controller reads it.
+	 */
+	private static final class Window {
+
+		private final LittlesLaw law;
+
+		private final int size;
+
+		private final PoolBounds bounds;
+
+		private final double cpuLoad;
+
+		private final double baseServiceMs;
+
+		private final double previousThroughput;
+
+		/**
+		 * Work waits or is turned away: a queue, or more offered than served.
+		 */
+		private final boolean queueing;
+
+		/**
+		 * The model's size, or -1 while no service time is known.
+		 */
+		private final int need;
+
+		Window(LittlesLaw law, int queueSize, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
+				double previousThroughput) {
+			this.law = law;
+			this.size = size;
+			this.bounds = bounds;
+			this.cpuLoad = cpuLoad;
+			this.baseServiceMs = baseServiceMs;
+			this.previousThroughput = previousThroughput;
+			this.queueing = queueSize > 0 || law.arrivalRate() > law.throughput() * 1.05;
+			this.need = need(law, baseServiceMs);
+		}
+
+		/**
+		 * The model: square-root staffing of the offered load at the base service time,
+		 * capped by Goetz's size.
+		 */
+		private static int need(LittlesLaw law, double serviceMs) {
+			if (law.arrivalRate() <= 0) {
+				return 0;
+			}
+			if (Double.isNaN(serviceMs) || serviceMs <= 0) {
+				return -1;
+			}
+			// Little's law: the offered load keeps λ·S threads busy.
+			int staffed = staffed(law.arrivalRate() * serviceMs / 1000);
+			Integer goetz = law.recommendedThreads();
+			return (goetz != null) ? Math.min(staffed, Math.max(1, goetz)) : staffed;
+		}
+
+		boolean saturated() {
+			return this.law.busyThreads() >= SATURATED_BUSY * this.size && this.queueing;
+		}
+
+	}
+
+	private record Step(int from, int to, double throughputBefore) {
+
+	}
+
+	/**
+	 * The last few values of a figure, for its least and its largest.
+	 */
+	private static final class RecentValues {
+
+		private final double[] values;
+
+		private int count;
+
+		RecentValues(int capacity) {
+			this.values = new double[capacity];
+		}
+
+		void add(double value) {
+			this.values[this.count % this.values.length] = value;
+			this.count++;
+		}
+
+		double min() {
+			return (this.count == 0) ? Double.NaN : Arrays.stream(this.values, 0, filled()).min().getAsDouble();
+		}
+
+		double max() {
+			return (this.count == 0) ? Double.NaN : Arrays.stream(this.values, 0, filled()).max().getAsDouble();
+		}
+
+		private int filled() {
+			return Math.min(this.count, this.values.length);
 		}
 
 	}

@@ -3,18 +3,22 @@ package io.github.poolpilot.tuning;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolpilot.budget.BudgetAllocator;
 import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.NanoClock;
+import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSnapshot;
 import io.github.poolpilot.core.TuningMode;
@@ -25,8 +29,10 @@ import io.github.poolpilot.tuning.PoolController.Decision;
  * {@link PoolController} decides what it needs, the {@link BudgetAllocator} shares the
  * budget among those needs, and each pool is resized to its share (core and maximum
  * alike). Pools in {@code manual} or {@code off} mode keep their sizes and hold their
- * threads against the budget. A failure in a tick is logged and counted and never reaches
- * the pools, which keep their sizes.
+ * threads against the budget. A pool's live threads count against the budget until they
+ * are gone, so that a pool grows into threads another pool gave back only once they
+ * ended. A failure in a tick is logged and counted and never reaches the pools, which
+ * keep their sizes.
  *
  * @author poolpilot authors
  */
@@ -42,7 +48,9 @@ public class Tuner {
 
 	private final ResizeListener listener;
 
-	private final Map<ManagedPool, PoolController> controllers = new ConcurrentHashMap<>();
+	private final boolean guarded;
+
+	private final Map<String, PoolController> controllers = new HashMap<>();
 
 	private final LongAdder failedTicks = new LongAdder();
 
@@ -54,10 +62,25 @@ public class Tuner {
 	 * @param listener told of every resize, after it happened
 	 */
 	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, ResizeListener listener) {
+		this(registry, clock, cpuLoad, listener, true);
+	}
+
+	/**
+	 * Create a tuner whose controllers may run without their feedback guard, so that the
+	 * bare model can be compared with the guarded tuner in the benchmarks.
+	 * @param registry the pools and their budget
+	 * @param clock the clock the controllers time growth blocks with
+	 * @param cpuLoad the process's CPU load from 0 to 1, negative when unknown
+	 * @param listener told of every resize, after it happened
+	 * @param guarded whether each pool's feedback guard runs (see {@link PoolController})
+	 */
+	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, ResizeListener listener,
+			boolean guarded) {
 		this.registry = registry;
 		this.clock = clock;
 		this.cpuLoad = cpuLoad;
 		this.listener = listener;
+		this.guarded = guarded;
 	}
 
 	/**
@@ -98,41 +121,109 @@ public class Tuner {
 
 	private void resizePools() {
 		List<ManagedPool> pools = new ArrayList<>(this.registry.pools());
-		this.controllers.keySet().retainAll(pools);
-		double cpu = this.cpuLoad.getAsDouble();
-		List<Demand> demands = new ArrayList<>();
-		Map<ManagedPool, Decision> decisions = new ConcurrentHashMap<>();
+		List<PoolState> states = new ArrayList<>();
 		for (ManagedPool pool : pools) {
-			int size = pool.getExecutor().getMaximumPoolSize();
-			PoolSnapshot snapshot = pool.lastSnapshot();
-			if (pool.getTuningMode() != TuningMode.AUTO || snapshot == null) {
-				this.controllers.remove(pool);
-				demands.add(new Demand(pool.getName(), size, size, pool.getWeight(), size, false));
-				continue;
-			}
-			PoolController controller = this.controllers.computeIfAbsent(pool, (key) -> new PoolController(this.clock));
-			Decision decision = controller.decide(snapshot, size, pool.getBounds(), cpu);
-			decisions.put(pool, decision);
-			demands.add(new Demand(pool.getName(), pool.getBounds().minThreads(), pool.getBounds().maxThreads(),
-					pool.getWeight(), decision.threads(), decision.mayBorrow()));
+			states.add(new PoolState(pool.getName(), pool.getBounds(), pool.getWeight(), pool.getTuningMode(),
+					pool.getExecutor().getMaximumPoolSize(), pool.getExecutor().getPoolSize(), pool.lastSnapshot()));
 		}
-		Map<String, Integer> allocation = BudgetAllocator.allocate(demands, this.registry.budgetMaxThreads());
-		decisions.forEach((pool, decision) -> apply(pool, decision, allocation.get(pool.getName())));
+		Map<String, Decision> plan = plan(states, this.registry.budgetMaxThreads(), this.cpuLoad.getAsDouble());
+		for (ManagedPool pool : pools) {
+			Decision decision = plan.get(pool.getName());
+			if (decision != null) {
+				apply(pool, decision);
+			}
+		}
 	}
 
-	private void apply(ManagedPool pool, Decision decision, int threads) {
+	/**
+	 * Decide the sizes of the pools in {@code auto} mode for the next window, within the
+	 * budget, as if the pools were then resized accordingly. Plain logic with no threads,
+	 * so that a simulation can drive it on virtual time.
+	 * @param pools every pool, in any mode, as it is now
+	 * @param budget the threads all pools may have together
+	 * @param cpuLoad the process's CPU load from 0 to 1, negative when unknown
+	 * @return the decision for each pool in {@code auto} mode that has a snapshot, by
+	 * name, its threads being what the budget allows
+	 */
+	public Map<String, Decision> plan(List<PoolState> pools, int budget, double cpuLoad) {
+		Map<String, Decision> decisions = new LinkedHashMap<>();
+		List<Demand> demands = new ArrayList<>();
+		for (PoolState pool : pools) {
+			PoolSnapshot snapshot = pool.snapshot();
+			if (pool.mode() != TuningMode.AUTO || snapshot == null) {
+				this.controllers.remove(pool.name());
+				demands.add(new Demand(pool.name(), pool.size(), pool.size(), pool.weight(), pool.size(), false));
+				continue;
+			}
+			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
+					(name) -> new PoolController(this.clock, this.guarded));
+			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
+			decisions.put(pool.name(), decision);
+			demands.add(new Demand(pool.name(), pool.bounds().minThreads(), pool.bounds().maxThreads(), pool.weight(),
+					decision.threads(), decision.needed(), decision.mayBorrow()));
+		}
+		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
+		Map<String, Integer> allocation = BudgetAllocator.allocate(demands, budget);
+		Map<String, Decision> plan = new LinkedHashMap<>();
+		int held = 0;
+		// Threads a pool gives back count until they ended: first what every pool keeps.
+		for (PoolState pool : pools) {
+			held += Math.max(pool.liveThreads(), Math.min(pool.size(), allocation.get(pool.name())));
+		}
+		for (PoolState pool : pools) {
+			Decision decision = decisions.get(pool.name());
+			if (decision == null) {
+				continue;
+			}
+			int allocated = allocation.get(pool.name());
+			int threads = allocated;
+			if (allocated > pool.size()) {
+				int kept = Math.max(pool.liveThreads(), pool.size());
+				threads = Math.max(pool.size(), Math.min(allocated, budget - (held - kept)));
+				held += Math.max(0, threads - kept);
+			}
+			String reason = decision.reason();
+			if (threads < Math.min(pool.size(), decision.threads())) {
+				reason = "shrink " + pool.size() + "→" + threads + ": other pools need the budget's threads (" + reason
+						+ ")";
+			}
+			else if (threads < decision.threads()) {
+				reason += " (the budget allows " + threads + ")";
+			}
+			this.controllers.get(pool.name()).applied(threads);
+			plan.put(pool.name(),
+					new Decision(threads, decision.needed(), reason, threads != pool.size(), decision.mayBorrow()));
+		}
+		return plan;
+	}
+
+	private void apply(ManagedPool pool, Decision decision) {
 		int size = pool.getExecutor().getMaximumPoolSize();
-		String reason = (threads < decision.threads()) ? decision.reason() + " (the budget allows " + threads + ")"
-				: decision.reason();
-		if (threads != size) {
-			pool.resize(threads, threads);
-			this.controllers.get(pool).applied(threads);
-			pool.recordDecision(reason);
-			this.listener.resized(pool, size, threads, reason);
+		if (decision.threads() != size) {
+			pool.resize(decision.threads(), decision.threads());
+			pool.recordDecision(decision.reason());
+			this.listener.resized(pool, size, decision.threads(), decision.reason());
 		}
-		else if (!reason.equals(pool.getLastDecision())) {
-			pool.recordDecision(reason);
+		else if (!decision.reason().equals(pool.getLastDecision())) {
+			pool.recordDecision(decision.reason());
 		}
+	}
+
+	/**
+	 * A pool as the tuner sees it at the end of a window.
+	 *
+	 * @param name the pool's name
+	 * @param bounds the range its size must stay in
+	 * @param weight its share of the budget relative to the others
+	 * @param mode who decides its size
+	 * @param size its size (maximum pool size)
+	 * @param liveThreads its live threads, which may exceed its size for a while after it
+	 * shrank
+	 * @param snapshot its last closed window, or {@code null} before the first
+	 */
+	public record PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+			@Nullable PoolSnapshot snapshot) {
+
 	}
 
 	/**

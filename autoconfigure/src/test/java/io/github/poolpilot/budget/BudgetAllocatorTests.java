@@ -54,6 +54,15 @@ class BudgetAllocatorTests {
 	}
 
 	@Test
+	void idleThreadsAreTheFirstToGoWhenAnotherPoolNeedsThem() {
+		// "start" keeps 200 threads of which its load needs 20; "talk" needs 300.
+		Map<String, Integer> allocation = BudgetAllocator
+			.allocate(List.of(new Demand("start", 10, 300, 6, 200, 20, true),
+					new Demand("talk", 5, 300, 1, 300, 300, true), new Demand("stop", 5, 50, 1, 5, true)), 400);
+		assertThat(allocation).containsExactly(Map.entry("start", 95), Map.entry("talk", 300), Map.entry("stop", 5));
+	}
+
+	@Test
 	void minimumsOverTheBudgetAreRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BudgetAllocator
@@ -66,6 +75,7 @@ class BudgetAllocatorTests {
 			@ForAll @IntRange(min = 0, max = 400) int spare) {
 		int budget = demands.stream().mapToInt(Demand::minThreads).sum() + spare;
 		Map<String, Integer> allocation = BudgetAllocator.allocate(demands, budget);
+		int totalNeeded = demands.stream().mapToInt((demand) -> needed(demand, budget, demands)).sum();
 		int total = allocation.values().stream().mapToInt(Integer::intValue).sum();
 		assertThat(total).isLessThanOrEqualTo(budget);
 		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
@@ -81,15 +91,19 @@ class BudgetAllocatorTests {
 			if (!demand.mayBorrow()) {
 				assertThat(threads).isLessThanOrEqualTo(Math.max(guaranteed, demand.minThreads()));
 			}
-			// Nobody is kept below its guaranteed share (or what it wants, if less), give
-			// or
-			// take rounding, unless other pools' min-threads already take more than their
-			// shares.
+			// Nobody's load is kept below its guaranteed share (or what it needs, if
+			// less), give or take rounding, unless other pools' min-threads already take
+			// more than their shares. Idle threads may go to other pools' needs.
 			if (minimumsWithinShares) {
-				assertThat(threads).isGreaterThanOrEqualTo(Math.min(wanted, guaranteed) - demands.size());
+				assertThat(threads)
+					.isGreaterThanOrEqualTo(Math.min(needed(demand, budget, demands), guaranteed) - demands.size());
 			}
 			int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
 			allSatisfied &= threads >= Math.max(cap, demand.minThreads());
+			// What the pools' loads need comes before anybody's idle threads.
+			if (totalNeeded <= budget) {
+				assertThat(threads).isGreaterThanOrEqualTo(needed(demand, budget, demands));
+			}
 		}
 		// Work-conserving: threads are left over only when every pool has all it may get.
 		if (total < budget) {
@@ -97,18 +111,31 @@ class BudgetAllocatorTests {
 		}
 	}
 
+	/**
+	 * What a demand's load needs, within what it may get.
+	 */
+	private static int needed(Demand demand, int budget, List<Demand> demands) {
+		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
+		int wanted = Math.max(demand.minThreads(), Math.min(demand.maxThreads(), demand.threads()));
+		int guaranteed = Math.max(demand.minThreads(), (int) ((long) budget * demand.weight() / totalWeight));
+		int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
+		return Math.max(demand.minThreads(), Math.min(cap, demand.needed()));
+	}
+
 	@Provide
 	Arbitrary<List<Demand>> demands() {
 		Arbitrary<Demand> demand = Combinators
 			.combine(Arbitraries.integers().between(0, 20), Arbitraries.integers().between(0, 300),
 					Arbitraries.integers().between(1, 8), Arbitraries.integers().between(0, 400),
-					Arbitraries.of(true, true, false))
-			.as((min, extra, weight, threads, borrow) -> new Demand("p", min, min + extra, weight, threads, borrow));
+					Arbitraries.integers().between(0, 100), Arbitraries.of(true, true, false))
+			.as((min, extra, weight, threads, neededPercent, borrow) -> new Demand("p", min, min + extra, weight,
+					threads, threads * neededPercent / 100, borrow));
 		return demand.list().ofMinSize(1).ofMaxSize(6).map((list) -> {
 			List<Demand> named = new ArrayList<>();
 			for (int i = 0; i < list.size(); i++) {
 				Demand d = list.get(i);
-				named.add(new Demand("p" + i, d.minThreads(), d.maxThreads(), d.weight(), d.threads(), d.mayBorrow()));
+				named.add(new Demand("p" + i, d.minThreads(), d.maxThreads(), d.weight(), d.threads(), d.needed(),
+						d.mayBorrow()));
 			}
 			return named;
 		});

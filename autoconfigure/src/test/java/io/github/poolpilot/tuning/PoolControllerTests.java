@@ -32,49 +32,61 @@ class PoolControllerTests {
 	private final PoolController controller = new PoolController(this.clock);
 
 	@Test
-	void anIdlePoolShrinksAfterThreeWindowsByAQuarterAtMost() {
-		// 10 tasks/s of 100 ms keep one thread of 20 busy.
-		assertThat(decide(10, 10, 100, 20, 0).changed()).isFalse();
-		assertThat(decide(10, 10, 100, 20, 0).changed()).isFalse();
-		Decision third = decide(10, 10, 100, 20, 0);
-		assertThat(third.threads()).isEqualTo(15);
-		assertThat(third.reason()).isEqualTo("shrink 20→15: idle (busy 1.0 of 20 for 3 windows)");
+	void theModelIsSquareRootStaffingOfTheOfferedLoad() {
+		// 120/s of 100 ms keep R = 12 threads busy: ⌈12 + 2·√12⌉ = 19.
+		assertThat(PoolController.staffed(12)).isEqualTo(19);
+		assertThat(PoolController.staffed(100)).isEqualTo(120);
+		assertThat(PoolController.staffed(0.5)).isEqualTo(2);
+		assertThat(PoolController.staffed(0)).isZero();
 	}
 
 	@Test
-	void aSaturatedPoolGrowsByAQuarterAndKeepsTheStepWhenThroughputRises() {
+	void aSaturatedPoolGrowsTowardsTheModelByHalfItsSizeAtMost() {
 		// 120/s offered, 80/s served by 8 threads of 100 ms, tasks queueing.
 		Decision grow = decide(120, 80, 100, 8, 50);
-		assertThat(grow.threads()).isEqualTo(10);
-		assertThat(grow.reason()).isEqualTo("grow 8→10: queueing, busy 8.0 of 8, model 15");
-		assertThat(decide(120, 100, 100, 10, 30).reason()).isEqualTo("hold: measuring 8→10");
-		Decision keep = decide(120, 100, 100, 10, 20);
+		assertThat(grow.threads()).isEqualTo(12);
+		assertThat(grow.reason()).isEqualTo("grow 8→12: queueing, busy 8.0 of 8, needs 19");
+		// The step paid in proportion: the next may be as large.
+		Decision again = decide(120, 120, 100, 12, 30);
+		assertThat(again.threads()).isEqualTo(18);
+		assertThat(again.reason())
+			.isEqualTo("grow 12→18: queueing, busy 12.0 of 12, needs 19; step 8→12 kept: " + "throughput +50%");
+		// The queue drained: kept, and no further growth.
+		Decision keep = decide(120, 125, 100, 18, 0);
 		assertThat(keep.changed()).isFalse();
-		assertThat(keep.reason()).startsWith("keep 8→10: throughput +");
+		assertThat(keep.reason()).isEqualTo("hold: busy 12.5 of 18, needs 19; step 12→18 kept: the queue drained");
 	}
 
 	@Test
-	void aStepThatDoesNotRaiseThroughputIsRevertedAndGrowthBlockedWithBackoff() {
-		decide(120, 80, 100, 8, 50);
-		decide(120, 80, 125, 10, 50);
-		Decision revert = decide(120, 80, 125, 10, 50);
+	void theModelIsCappedByGoetz() {
+		Decision grow = this.controller.decide(window(120, 80, 100, 8, 50, 10), 8, BOUNDS, 0.2);
+		assertThat(grow.threads()).isEqualTo(11);
+		assertThat(grow.reason()).isEqualTo("grow 8→11: queueing, busy 8.0 of 8, needs 10");
+	}
+
+	@Test
+	void aStepThatPaidLessThanInProportionLimitsTheNextToHalfBeyondTheKnee() {
+		decide(600, 300, 20, 6, 500);
+		// +33 % throughput for +50 % threads: the knee is near 6 + 0.67·3 = 8.
+		Decision next = decide(600, 400, 22.5, 9, 500);
+		assertThat(next.threads()).isEqualTo(12);
+		assertThat(next.reason()).endsWith("step 6→9 kept: throughput +33%");
+	}
+
+	@Test
+	void aStepThatDoesNotRaiseThroughputIsRevertedThenGrowthIsBlockedWithBackoff() {
+		decide(600, 400, 20, 8, 500);
+		Decision revert = decide(600, 400, 30, 12, 500);
 		assertThat(revert.threads()).isEqualTo(8);
-		assertThat(revert.reason()).isEqualTo("revert 10→8: throughput +0%, growth blocked for 30 s");
+		assertThat(revert.reason()).isEqualTo("revert 12→8: throughput +0% for +50% threads, growth blocked for 30 s");
 		assertThat(revert.mayBorrow()).isFalse();
-		assertThat(decide(120, 80, 100, 8, 50).reason()).startsWith("hold: growth blocked for 30 s");
+		assertThat(decide(600, 400, 20, 8, 500).reason())
+			.isEqualTo("hold: growth blocked for 30 s (more threads did not help)");
 		this.nanos.addAndGet(Duration.ofSeconds(31).toNanos());
-		assertThat(decide(120, 80, 100, 8, 50).reason()).startsWith("grow 8→10");
-		decide(120, 80, 125, 10, 50);
-		assertThat(decide(120, 80, 125, 10, 50).reason()).endsWith("growth blocked for 60 s");
-	}
-
-	@Test
-	void aStepAfterWhichTheQueueDrainedIsKept() {
-		decide(120, 80, 100, 8, 50);
-		decide(90, 90, 100, 10, 0);
-		Decision keep = decide(90, 90, 100, 10, 0);
-		assertThat(keep.changed()).isFalse();
-		assertThat(keep.reason()).isEqualTo("keep 8→10: the queue drained");
+		// After the block, a small probe.
+		Decision probe = decide(600, 400, 20, 8, 500);
+		assertThat(probe.threads()).isEqualTo(9);
+		assertThat(decide(600, 400, 22.5, 9, 500).reason()).endsWith("growth blocked for 60 s");
 	}
 
 	@Test
@@ -82,15 +94,48 @@ class PoolControllerTests {
 		Decision decision = this.controller.decide(window(120, 80, 100, 8, 50, null), 8, BOUNDS, 0.95);
 		assertThat(decision.changed()).isFalse();
 		assertThat(decision.reason()).isEqualTo("hold: CPU 95%");
+		assertThat(decision.mayBorrow()).isFalse();
 	}
 
 	@Test
-	void aSlowerDownstreamWithoutMoreThroughputShrinksThePool() {
-		decide(400, 400, 25, 10, 0);
-		decide(400, 400, 25, 10, 0);
-		Decision decision = decide(500, 400, 60, 10, 40);
+	void aSlowerServiceWithoutMoreThroughputGivesThreadsBack() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		// 3× slower, as a saturated downstream: 12 threads serve 200/s, which needs
+		// ⌈4 + 2·2⌉ = 8 threads at the base service time; a quarter at most per window.
+		Decision decision = decide(400, 200, 60, 12, 40);
 		assertThat(decision.threads()).isEqualTo(9);
-		assertThat(decision.reason()).startsWith("shrink 10→9: service time 2.2× its usual without more throughput");
+		assertThat(decision.reason())
+			.isEqualTo("shrink 12→9: service time 3.0× its base of 20.0 ms without more throughput");
+		assertThat(decision.mayBorrow()).isFalse();
+	}
+
+	@Test
+	void anOverProvisionedPoolShrinksAfterTenWindowsToTheMostItNeededInThem() {
+		// 10/s of 100 ms: R = 1, needing ⌈1 + 2⌉ = 3 threads of 20; once 40/s: 8.
+		for (int i = 1; i < 10; i++) {
+			double rate = (i == 5) ? 40 : 10;
+			Decision hold = decide(rate, rate, 100, 20, 0);
+			assertThat(hold.changed()).isFalse();
+			assertThat(hold.needed()).isEqualTo((i == 5) ? 8 : 3);
+		}
+		Decision shrink = decide(10, 10, 100, 20, 0);
+		assertThat(shrink.threads()).isEqualTo(8);
+		assertThat(shrink.reason()).isEqualTo("shrink 20→8: needed at most 8 in the last 10 windows");
+	}
+
+	@Test
+	void aShortSurgeStartsTheCountOfSurplusWindowsAgain() {
+		for (int i = 0; i < 9; i++) {
+			decide(10, 10, 100, 20, 0);
+		}
+		// 150/s needs ⌈15 + 2·√15⌉ = 23 threads: not a surplus.
+		decide(150, 150, 100, 20, 0);
+		for (int i = 0; i < 9; i++) {
+			assertThat(decide(10, 10, 100, 20, 0).changed()).isFalse();
+		}
+		// Ten windows on, the surge is out of sight.
+		assertThat(decide(10, 10, 100, 20, 0).threads()).isEqualTo(3);
 	}
 
 	@Test
@@ -102,9 +147,12 @@ class PoolControllerTests {
 	}
 
 	@Test
-	void theModelIsLittlesLawWithHeadroomCappedByGoetz() {
-		assertThat(PoolController.modelSize(window(100, 100, 100, 8, 0, null).littlesLaw())).isEqualTo(12);
-		assertThat(PoolController.modelSize(window(100, 100, 100, 8, 0, 8).littlesLaw())).isEqualTo(8);
+	void withoutTheGuardThePoolJumpsToTheModelAndNothingIsJudged() {
+		PoolController bare = new PoolController(this.clock, false);
+		Decision grow = bare.decide(window(120, 80, 100, 8, 50, null), 8, BOUNDS, 0.95);
+		assertThat(grow.threads()).isEqualTo(20);
+		Decision again = bare.decide(window(120, 80, 250, 20, 50, null), 20, BOUNDS, 0.95);
+		assertThat(again.reason()).isEqualTo("grow 20→45: queueing, busy 20.0 of 20, needs 41");
 	}
 
 	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {

@@ -2,25 +2,33 @@ package io.github.poolpilot.tuning;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 
 import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSnapshot;
 import io.github.poolpilot.core.PoolSnapshot.Latency;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.core.PoolSnapshot.Sizes;
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.tuning.PoolController.Decision;
+import io.github.poolpilot.tuning.Tuner.PoolState;
 
 /**
- * A discrete-event simulation of one pool on virtual time, driving the real
- * {@link PoolController} once a second. Tasks arrive as a Poisson process, spend some CPU
- * time on a machine of N cores shared by every running task (processor sharing), then
- * block, optionally on a downstream that admits K calls at a time. Runs identically for a
- * given seed, in milliseconds of real time.
+ * A discrete-event simulation of pools on virtual time, driving the real {@link Tuner}
+ * (its controllers and the budget allocator) once a second. Tasks arrive at each pool as
+ * a Poisson process, spend their CPU time on a machine of N cores shared by every running
+ * task of every pool (processor sharing), then block, optionally on a downstream of their
+ * pool that admits K calls at a time. A pool runs at most as many tasks as its size, and
+ * a task that finds the pool's queue full is rejected. Runs identically for a given seed,
+ * in milliseconds of real time.
  *
  * @author poolpilot authors
  */
@@ -28,96 +36,89 @@ final class PoolSimulator {
 
 	private static final long SECOND = 1_000_000_000L;
 
+	private static final double MILLI = 1_000_000.0;
+
 	private final int cores;
 
-	private final double cpuMs;
-
-	private final double blockMs;
-
-	private final int downstreamPermits;
-
-	private final int queueCapacity;
-
-	private final PoolBounds bounds;
+	private final int budget;
 
 	private final SplittableRandom random;
 
-	private final PoolController controller;
+	private final Tuner tuner;
 
-	private long now;
-
-	private int size;
-
-	private long sequence;
+	private final List<SimulatedPool> pools;
 
 	private final PriorityQueue<Event> events = new PriorityQueue<>();
 
-	private final ArrayDeque<Task> queue = new ArrayDeque<>();
-
-	private final ArrayDeque<Task> downstreamWaiting = new ArrayDeque<>();
-
 	private final List<Task> onCpu = new ArrayList<>();
 
-	private int running;
+	private long now;
 
-	private int downstreamBusy;
+	private long sequence;
 
 	private long cpuEventVersion;
 
-	// Window figures.
-
-	private long arrivals;
-
-	private long completions;
-
-	private double serviceMsSum;
-
-	private double waitMsSum;
-
 	private double cpuBusyCoreNanos;
 
-	private final List<Sample> samples = new ArrayList<>();
-
-	PoolSimulator(int cores, double cpuMs, double blockMs, int downstreamPermits, int queueCapacity, PoolBounds bounds,
-			int initialSize, long seed) {
-		this.cores = cores;
-		this.cpuMs = cpuMs;
-		this.blockMs = blockMs;
-		this.downstreamPermits = downstreamPermits;
-		this.queueCapacity = queueCapacity;
-		this.bounds = bounds;
-		this.size = initialSize;
-		this.random = new SplittableRandom(seed);
-		this.controller = new PoolController(() -> this.now);
+	private PoolSimulator(Builder builder) {
+		this.cores = builder.cores;
+		this.random = new SplittableRandom(builder.seed);
+		this.pools = builder.pools;
+		this.budget = (builder.budget > 0) ? builder.budget
+				: this.pools.stream().mapToInt((pool) -> pool.bounds.maxThreads()).sum();
+		this.tuner = new Tuner(new PoolRegistry(this.budget), () -> this.now, () -> -1, (pool, from, to, reason) -> {
+		}, builder.guarded);
 	}
 
 	/**
-	 * Run for a number of seconds with an arrival rate that may change with time.
-	 * @param seconds how long
-	 * @param arrivalRate tasks per second as a function of the second
-	 * @return one sample per second
+	 * Start describing a simulation.
+	 * @return a builder for a machine of 2 cores with no budget beyond the pools' bounds
 	 */
-	List<Sample> run(int seconds, DoubleUnaryOperator arrivalRate) {
-		long end = this.now + seconds * SECOND;
-		scheduleArrival(arrivalRate);
-		for (long tick = this.now + SECOND; tick <= end; tick += SECOND) {
-			advanceTo(tick, arrivalRate);
-			closeWindow();
-		}
-		return this.samples;
+	static Builder builder() {
+		return new Builder();
 	}
 
-	private void advanceTo(long until, DoubleUnaryOperator arrivalRate) {
+	/**
+	 * Simulate one pool with the tuner on, from a given size.
+	 * @param workload what each task does
+	 * @param arrivalRate tasks offered per second, as a function of the second
+	 * @param initialSize the pool's size at the start
+	 * @param seed the seed of the random draws
+	 * @return a builder for that simulation
+	 */
+	static Builder onePool(Workload workload, DoubleUnaryOperator arrivalRate, int initialSize, long seed) {
+		return builder().seed(seed).pool("sim", workload, arrivalRate, new PoolBounds(1, 64), initialSize, 1);
+	}
+
+	/**
+	 * Run for a number of seconds.
+	 * @param seconds how long
+	 * @return what each pool did, second by second
+	 */
+	Run run(int seconds) {
+		for (SimulatedPool pool : this.pools) {
+			scheduleArrival(pool);
+		}
+		for (int second = 1; second <= seconds; second++) {
+			advanceTo(second * SECOND);
+			closeWindow(second);
+		}
+		Map<String, List<Sample>> samples = new LinkedHashMap<>();
+		this.pools.forEach((pool) -> samples.put(pool.name, pool.samples));
+		return new Run(samples);
+	}
+
+	private void advanceTo(long until) {
 		while (!this.events.isEmpty() && this.events.peek().at <= until) {
 			Event event = this.events.poll();
 			progressCpu(event.at);
 			this.now = event.at;
 			switch (event.kind) {
 				case ARRIVAL -> {
-					arrive();
-					scheduleArrival(arrivalRate);
+					arrive(event.pool);
+					scheduleArrival(event.pool);
 				}
-				case NO_ARRIVAL -> scheduleArrival(arrivalRate);
+				case NO_ARRIVAL -> scheduleArrival(event.pool);
 				case CPU_DONE -> {
 					if (event.version == this.cpuEventVersion) {
 						finishCpuWork();
@@ -130,32 +131,36 @@ final class PoolSimulator {
 		this.now = until;
 	}
 
-	private void scheduleArrival(DoubleUnaryOperator arrivalRate) {
-		double rate = arrivalRate.applyAsDouble((double) this.now / SECOND);
+	private void scheduleArrival(SimulatedPool pool) {
+		double rate = pool.arrivalRate.applyAsDouble((double) this.now / SECOND);
 		if (rate <= 0) {
 			// No arrivals now: look again in a millisecond of virtual time.
-			this.events.add(new Event(this.now + SECOND / 1000, Kind.NO_ARRIVAL, null, 0, this.sequence++));
+			this.events.add(new Event(this.now + SECOND / 1000, Kind.NO_ARRIVAL, pool, null, 0, this.sequence++));
 			return;
 		}
 		long gap = (long) (-Math.log(1 - this.random.nextDouble()) / rate * SECOND);
-		this.events.add(new Event(this.now + Math.max(1, gap), Kind.ARRIVAL, null, 0, this.sequence++));
+		this.events.add(new Event(this.now + Math.max(1, gap), Kind.ARRIVAL, pool, null, 0, this.sequence++));
 	}
 
-	private void arrive() {
-		this.arrivals++;
-		Task task = new Task(this.now);
-		if (this.running < this.size) {
+	private void arrive(SimulatedPool pool) {
+		pool.arrivals++;
+		Task task = new Task(pool, this.now, pool.workload.draw(pool.workload.cpuMs, this.random),
+				pool.workload.draw(pool.workload.blockMs, this.random));
+		if (pool.running < pool.size) {
 			start(task);
 		}
-		else if (this.queue.size() < this.queueCapacity) {
-			this.queue.add(task);
+		else if (pool.queue.size() < pool.queueCapacity) {
+			pool.queue.add(task);
+		}
+		else {
+			pool.rejected++;
 		}
 	}
 
 	private void start(Task task) {
-		this.running++;
+		task.pool.running++;
 		task.startedAt = this.now;
-		task.cpuLeftNanos = this.cpuMs * 1_000_000;
+		task.cpuLeftNanos = task.cpuNanos;
 		if (task.cpuLeftNanos > 0) {
 			this.onCpu.add(task);
 			rescheduleCpu();
@@ -188,7 +193,7 @@ final class PoolSimulator {
 		}
 		double least = this.onCpu.stream().mapToDouble((task) -> task.cpuLeftNanos).min().orElse(0);
 		long at = this.now + (long) Math.ceil(Math.max(0, least) / cpuRate());
-		this.events.add(new Event(at, Kind.CPU_DONE, null, this.cpuEventVersion, this.sequence++));
+		this.events.add(new Event(at, Kind.CPU_DONE, null, null, this.cpuEventVersion, this.sequence++));
 	}
 
 	private void finishCpuWork() {
@@ -204,83 +209,358 @@ final class PoolSimulator {
 	}
 
 	private void block(Task task) {
-		if (this.downstreamPermits > 0) {
-			if (this.downstreamBusy >= this.downstreamPermits) {
-				this.downstreamWaiting.add(task);
+		SimulatedPool pool = task.pool;
+		if (pool.workload.downstreamPermits > 0) {
+			if (pool.downstreamBusy >= pool.workload.downstreamPermits) {
+				pool.downstreamWaiting.add(task);
 				return;
 			}
-			this.downstreamBusy++;
+			pool.downstreamBusy++;
 		}
-		this.events
-			.add(new Event(this.now + (long) (this.blockMs * 1_000_000), Kind.BLOCK_DONE, task, 0, this.sequence++));
+		this.events.add(new Event(this.now + task.blockNanos, Kind.BLOCK_DONE, pool, task, 0, this.sequence++));
 	}
 
 	private void finishBlocking(Task task) {
-		if (this.downstreamPermits > 0) {
-			this.downstreamBusy--;
-			Task next = this.downstreamWaiting.poll();
+		SimulatedPool pool = task.pool;
+		if (pool.workload.downstreamPermits > 0) {
+			pool.downstreamBusy--;
+			Task next = pool.downstreamWaiting.poll();
 			if (next != null) {
 				block(next);
 			}
 		}
-		this.running--;
-		this.completions++;
-		this.serviceMsSum += (this.now - task.startedAt) / 1e6;
-		this.waitMsSum += (task.startedAt - task.submittedAt) / 1e6;
-		startQueued();
+		pool.running--;
+		pool.completions++;
+		pool.serviceNanos += this.now - task.startedAt;
+		pool.waitNanos += task.startedAt - task.submittedAt;
+		pool.cpuNanos += task.cpuNanos;
+		pool.responses.add((this.now - task.submittedAt) / MILLI);
+		startQueued(pool);
 	}
 
-	private void startQueued() {
-		while (this.running < this.size && !this.queue.isEmpty()) {
-			start(this.queue.poll());
+	private void startQueued(SimulatedPool pool) {
+		while (pool.running < pool.size && !pool.queue.isEmpty()) {
+			start(pool.queue.poll());
 		}
 	}
 
-	private void closeWindow() {
-		double throughput = this.completions;
-		double serviceMs = (this.completions > 0) ? this.serviceMsSum / this.completions : 0;
-		double waitMs = (this.completions > 0) ? this.waitMsSum / this.completions : 0;
-		double busy = throughput * serviceMs / 1000;
+	private void closeWindow(int second) {
 		double cpuLoad = this.cpuBusyCoreNanos / (this.cores * (double) SECOND);
-		// Goetz: Ncpu · (1 + W/C), W being the service time not spent on the CPU.
-		Integer goetz = (this.cpuMs > 0 && serviceMs > 0)
-				? (int) Math.ceil(this.cores * (1 + (serviceMs - this.cpuMs) / this.cpuMs)) : null;
-		Latency service = new Latency(serviceMs, serviceMs, serviceMs, serviceMs, serviceMs);
-		Latency response = new Latency(serviceMs + waitMs, 0, 0, 0, 0);
-		LittlesLaw law = new LittlesLaw(this.arrivals, throughput, serviceMs, waitMs, serviceMs + waitMs,
-				serviceMs + waitMs, throughput * (serviceMs + waitMs) / 1000, busy, 0, 0, null, goetz);
-		PoolSnapshot snapshot = new PoolSnapshot("sim", 1,
-				new Sizes(this.size, this.size, this.size, this.running, this.queue.size(), this.queueCapacity,
-						this.bounds.minThreads(), this.bounds.maxThreads()),
-				new TaskCounts(0, 0, 0, 0, 0), this.arrivals, this.completions, new Latency(waitMs, 0, 0, 0, 0),
-				service, response, law);
-		Decision decision = this.controller.decide(snapshot, this.size, this.bounds, cpuLoad);
-		this.samples.add(new Sample(this.samples.size() + 1, this.size, throughput, serviceMs + waitMs, cpuLoad,
-				decision.threads(), decision.reason()));
-		if (decision.threads() != this.size) {
-			this.size = decision.threads();
-			startQueued();
-		}
-		this.arrivals = 0;
-		this.completions = 0;
-		this.serviceMsSum = 0;
-		this.waitMsSum = 0;
 		this.cpuBusyCoreNanos = 0;
+		List<PoolState> states = new ArrayList<>();
+		for (SimulatedPool pool : this.pools) {
+			states.add(new PoolState(pool.name, pool.bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(),
+					snapshot(pool)));
+		}
+		Map<String, Decision> plan = this.tuner.plan(states, this.budget, cpuLoad);
+		for (SimulatedPool pool : this.pools) {
+			Decision decision = plan.get(pool.name);
+			int size = pool.size;
+			pool.size = (decision != null) ? decision.threads() : pool.size;
+			startQueued(pool);
+			double[] responses = pool.responses.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+			// Live threads are at their most right after a resize: tasks above a smaller
+			// size still run.
+			pool.samples
+				.add(new Sample(second, size, pool.liveThreads(), pool.arrivals, pool.rejected, pool.completions,
+						responses, pool.queue.size(), cpuLoad, pool.size, (decision != null) ? decision.reason() : ""));
+			pool.resetWindow();
+		}
+	}
+
+	private PoolSnapshot snapshot(SimulatedPool pool) {
+		double throughput = pool.completions;
+		double serviceMs = (pool.completions > 0) ? pool.serviceNanos / MILLI / pool.completions : 0;
+		double waitMs = (pool.completions > 0) ? pool.waitNanos / MILLI / pool.completions : 0;
+		double cpuMs = (pool.completions > 0) ? pool.cpuNanos / MILLI / pool.completions : 0;
+		// Goetz: Ncpu · (1 + W/C), W being the service time not spent on the CPU.
+		Double waitCompute = (cpuMs > 0) ? (serviceMs - cpuMs) / cpuMs : null;
+		Integer goetz = (waitCompute != null) ? (int) Math.ceil(this.cores * (1 + waitCompute)) : null;
+		Latency service = new Latency(serviceMs, 0, 0, 0, 0);
+		Latency response = new Latency(serviceMs + waitMs, 0, 0, 0, 0);
+		LittlesLaw law = new LittlesLaw(pool.arrivals, throughput, serviceMs, waitMs, serviceMs + waitMs, 0,
+				throughput * (serviceMs + waitMs) / 1000, throughput * serviceMs / 1000, 0, 0, waitCompute, goetz);
+		return new PoolSnapshot(pool.name, 1,
+				new Sizes(pool.size, pool.size, pool.liveThreads(), pool.running, pool.queue.size(), pool.queueCapacity,
+						pool.bounds.minThreads(), pool.bounds.maxThreads()),
+				new TaskCounts(0, 0, 0, 0, 0), pool.arrivals, pool.completions, new Latency(waitMs, 0, 0, 0, 0),
+				service, response, law);
 	}
 
 	/**
-	 * One second of a run.
+	 * What each task of a pool does: CPU time, then blocking time (both exact when
+	 * {@code sigma} is 0, otherwise lognormal with these means and that shape), the
+	 * blocking part through a downstream admitting {@code downstreamPermits} calls at a
+	 * time (0 for no limit).
+	 *
+	 * @param cpuMs mean CPU time per task
+	 * @param blockMs mean blocking time per task
+	 * @param sigma the lognormal shape, 0 for exact times
+	 * @param downstreamPermits calls the downstream admits at a time, 0 for no limit
+	 */
+	record Workload(double cpuMs, double blockMs, double sigma, int downstreamPermits) {
+
+		long draw(double meanMs, SplittableRandom random) {
+			if (meanMs <= 0) {
+				return 0;
+			}
+			if (this.sigma == 0) {
+				return (long) (meanMs * MILLI);
+			}
+			double gaussian = gaussian(random);
+			// exp(μ + σZ) has mean e^(μ + σ²/2): choose μ so that the mean is meanMs.
+			return (long) (Math.exp(Math.log(meanMs) - this.sigma * this.sigma / 2 + this.sigma * gaussian) * MILLI);
+		}
+
+		private static double gaussian(SplittableRandom random) {
+			// Box-Muller, so that the draws depend on the seed alone.
+			double u = 1 - random.nextDouble();
+			double v = random.nextDouble();
+			return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+		}
+
+	}
+
+	/**
+	 * One second of one pool.
 	 *
 	 * @param second the second that ended
 	 * @param size the pool's size during it
+	 * @param liveThreads the threads it held at its end, once resized: its new size, or
+	 * more while tasks above a smaller size finish
+	 * @param arrivals tasks offered in it
+	 * @param rejected tasks turned away in it
 	 * @param throughput tasks finished in it
-	 * @param meanResponseMs their mean response time
+	 * @param responseMs the response times of those tasks, sorted
+	 * @param queued tasks waiting at its end
 	 * @param cpuLoad the share of the cores in use
 	 * @param nextSize the size decided for the next second
 	 * @param reason why
 	 */
-	record Sample(int second, int size, double throughput, double meanResponseMs, double cpuLoad, int nextSize,
-			String reason) {
+	record Sample(int second, int size, int liveThreads, long arrivals, long rejected, long throughput,
+			double[] responseMs, int queued, double cpuLoad, int nextSize, String reason) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Sample that && toString().equals(that.toString());
+		}
+
+		@Override
+		public int hashCode() {
+			return toString().hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return "Sample[" + this.second + ", size " + this.size + ", live " + this.liveThreads + ", arrivals "
+					+ this.arrivals + ", rejected " + this.rejected + ", throughput " + this.throughput + ", responses "
+					+ Arrays.toString(this.responseMs) + ", queued " + this.queued + ", next " + this.nextSize + ": "
+					+ this.reason + "]";
+		}
+
+	}
+
+	/**
+	 * What a run did: each pool's samples, and figures over a range of seconds.
+	 *
+	 * @param samples each pool's samples, by name
+	 */
+	record Run(Map<String, List<Sample>> samples) {
+
+		List<Sample> of(String pool) {
+			return this.samples.get(pool);
+		}
+
+		/**
+		 * The only pool's samples.
+		 */
+		List<Sample> only() {
+			return this.samples.values().iterator().next();
+		}
+
+		/**
+		 * Mean throughput over seconds {@code from} to {@code to}, both included.
+		 */
+		static double throughput(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to).stream().mapToLong(Sample::throughput).average().orElse(0);
+		}
+
+		/**
+		 * The 99th percentile of every response time in seconds {@code from} to
+		 * {@code to}, both included.
+		 */
+		static double p99ResponseMs(List<Sample> samples, int from, int to) {
+			double[] all = samples.subList(from - 1, to)
+				.stream()
+				.flatMapToDouble((sample) -> Arrays.stream(sample.responseMs()))
+				.sorted()
+				.toArray();
+			return (all.length == 0) ? 0 : all[(int) Math.ceil(all.length * 0.99) - 1];
+		}
+
+		/**
+		 * Changes of size in seconds {@code from} to {@code to}, both included.
+		 */
+		static long sizeChanges(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to)
+				.stream()
+				.filter((sample) -> sample.nextSize() != sample.size())
+				.count();
+		}
+
+		/**
+		 * The seconds from {@code step} until the pool's size stopped changing before
+		 * {@code end}: 0 when it did not change at all.
+		 */
+		static int settleSeconds(List<Sample> samples, int step, int end) {
+			int lastChange = step;
+			for (Sample sample : samples.subList(step, end)) {
+				if (sample.nextSize() != sample.size()) {
+					lastChange = sample.second();
+				}
+			}
+			return lastChange - step;
+		}
+
+	}
+
+	/**
+	 * Describes a simulation.
+	 */
+	static final class Builder {
+
+		private int cores = 2;
+
+		private int budget;
+
+		private long seed = 1;
+
+		private boolean guarded = true;
+
+		private final List<SimulatedPool> pools = new ArrayList<>();
+
+		Builder cores(int cores) {
+			this.cores = cores;
+			return this;
+		}
+
+		Builder budget(int budget) {
+			this.budget = budget;
+			return this;
+		}
+
+		Builder seed(long seed) {
+			this.seed = seed;
+			return this;
+		}
+
+		Builder guarded(boolean guarded) {
+			this.guarded = guarded;
+			return this;
+		}
+
+		Builder pool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight) {
+			return pool(name, workload, arrivalRate, bounds, initialSize, weight, TuningMode.AUTO, 600);
+		}
+
+		Builder pool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight, TuningMode mode, int queueCapacity) {
+			this.pools
+				.add(new SimulatedPool(name, workload, arrivalRate, bounds, initialSize, weight, mode, queueCapacity));
+			return this;
+		}
+
+		/**
+		 * The same single pool at a fixed size: a static baseline.
+		 */
+		Builder fixedSize(int size) {
+			List<SimulatedPool> fixed = new ArrayList<>();
+			for (SimulatedPool pool : this.pools) {
+				fixed.add(new SimulatedPool(pool.name, pool.workload, pool.arrivalRate,
+						new PoolBounds(size, Math.max(size, 1)), size, pool.weight, TuningMode.MANUAL,
+						pool.queueCapacity));
+			}
+			this.pools.clear();
+			this.pools.addAll(fixed);
+			return this;
+		}
+
+		Run run(int seconds) {
+			return new PoolSimulator(this).run(seconds);
+		}
+
+	}
+
+	private static final class SimulatedPool {
+
+		private final String name;
+
+		private final Workload workload;
+
+		private final DoubleUnaryOperator arrivalRate;
+
+		private final PoolBounds bounds;
+
+		private final int weight;
+
+		private final TuningMode mode;
+
+		private final int queueCapacity;
+
+		private final ArrayDeque<Task> queue = new ArrayDeque<>();
+
+		private final ArrayDeque<Task> downstreamWaiting = new ArrayDeque<>();
+
+		private final List<Sample> samples = new ArrayList<>();
+
+		private int size;
+
+		private int running;
+
+		private int downstreamBusy;
+
+		// Window figures.
+
+		private long arrivals;
+
+		private long rejected;
+
+		private long completions;
+
+		private long serviceNanos;
+
+		private long waitNanos;
+
+		private long cpuNanos;
+
+		private final List<Double> responses = new ArrayList<>();
+
+		SimulatedPool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight, TuningMode mode, int queueCapacity) {
+			this.name = name;
+			this.workload = workload;
+			this.arrivalRate = arrivalRate;
+			this.bounds = bounds;
+			this.size = initialSize;
+			this.weight = weight;
+			this.mode = mode;
+			this.queueCapacity = queueCapacity;
+		}
+
+		int liveThreads() {
+			return Math.max(this.size, this.running);
+		}
+
+		void resetWindow() {
+			this.arrivals = 0;
+			this.rejected = 0;
+			this.completions = 0;
+			this.serviceNanos = 0;
+			this.waitNanos = 0;
+			this.cpuNanos = 0;
+			this.responses.clear();
+		}
 
 	}
 
@@ -290,7 +570,8 @@ final class PoolSimulator {
 
 	}
 
-	private record Event(long at, Kind kind, Task task, long version, long sequence) implements Comparable<Event> {
+	private record Event(long at, Kind kind, SimulatedPool pool, Task task, long version,
+			long sequence) implements Comparable<Event> {
 
 		@Override
 		public int compareTo(Event other) {
@@ -302,14 +583,23 @@ final class PoolSimulator {
 
 	private static final class Task {
 
+		private final SimulatedPool pool;
+
 		private final long submittedAt;
+
+		private final long cpuNanos;
+
+		private final long blockNanos;
 
 		private long startedAt;
 
 		private double cpuLeftNanos;
 
-		Task(long submittedAt) {
+		Task(SimulatedPool pool, long submittedAt, long cpuNanos, long blockNanos) {
+			this.pool = pool;
 			this.submittedAt = submittedAt;
+			this.cpuNanos = cpuNanos;
+			this.blockNanos = blockNanos;
 		}
 
 	}

@@ -2,6 +2,7 @@ package io.github.poolpilot.tuning;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +14,8 @@ import io.github.poolpilot.core.NanoClock;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.tuning.PoolController.Decision;
+import io.github.poolpilot.tuning.Tuner.PoolState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,16 +46,33 @@ class TunerTests {
 		ManagedPool manual = pool("manual", TuningMode.MANUAL);
 		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1,
 				(pool, from, to, reason) -> this.resizes.add(pool.getName() + " " + reason));
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < PoolController.SHRINK_WINDOWS; i++) {
 			this.registry.pools().forEach(ManagedPool::takeSnapshot);
 			tuner.tick();
 		}
-		assertThat(auto.getExecutor().getMaximumPoolSize()).isEqualTo(15);
-		assertThat(auto.getExecutor().getCorePoolSize()).isEqualTo(15);
-		assertThat(auto.getLastDecision()).startsWith("shrink 20→15: idle");
-		assertThat(this.resizes).singleElement().asString().startsWith("auto shrink 20→15: idle");
+		assertThat(auto.getExecutor().getMaximumPoolSize()).isEqualTo(1);
+		assertThat(auto.getExecutor().getCorePoolSize()).isEqualTo(1);
+		assertThat(auto.getLastDecision()).isEqualTo("shrink 20→1: needed at most 0 in the last 10 windows");
+		assertThat(this.resizes).containsExactly("auto shrink 20→1: needed at most 0 in the last 10 windows");
 		assertThat(manual.getExecutor().getMaximumPoolSize()).isEqualTo(20);
 		assertThat(tuner.failedTicks()).isZero();
+	}
+
+	@Test
+	void aPoolGrowsIntoThreadsAnotherGaveBackOnlyOnceTheyEnded() {
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1, (pool, from, to, reason) -> {
+		});
+		PoolBounds bounds = new PoolBounds(1, 40);
+		// 40 threads: "busy" needs 12 more, "idle" gives back 15 of its 20 but all 20 are
+		// still running tasks.
+		PoolState busy = new PoolState("busy", bounds, 1, TuningMode.AUTO, 20, 20,
+				PoolControllerTests.window(600, 400, 50, 20, 100, null));
+		PoolState idle = new PoolState("idle", bounds, 1, TuningMode.MANUAL, 5, 20, null);
+		Map<String, Decision> plan = tuner.plan(List.of(busy, idle), 40, 0.1);
+		assertThat(plan.get("busy").threads()).isEqualTo(20);
+		assertThat(plan.get("busy").reason()).endsWith("(the budget allows 20)");
+		PoolState ended = new PoolState("idle", bounds, 1, TuningMode.MANUAL, 5, 5, null);
+		assertThat(tuner.plan(List.of(busy, ended), 40, 0.1).get("busy").threads()).isEqualTo(30);
 	}
 
 	@Test
