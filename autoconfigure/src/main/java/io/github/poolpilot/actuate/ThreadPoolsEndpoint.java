@@ -12,6 +12,7 @@ import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSnapshot;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.core.PoolSnapshot.Rejections;
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.core.TuningMode;
 
@@ -148,8 +149,8 @@ public class ThreadPoolsEndpoint {
 				pool.getLastDecision());
 		return new PoolDescriptor(sizes.corePoolSize(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
 				sizes.queueSize(), sizes.queueCapacity(), counts.submitted(), counts.completed(), counts.failed(),
-				counts.rejected(), counts.abandoned(), sizes.minThreads(), sizes.maxThreads(), pool.getWeight(), tuning,
-				(snapshot != null) ? snapshot.littlesLaw() : null);
+				counts.rejected(), counts.rejections(), counts.abandoned(), counts.timedOut(), sizes.minThreads(),
+				sizes.maxThreads(), pool.getWeight(), tuning, (snapshot != null) ? snapshot.littlesLaw() : null);
 	}
 
 	/**
@@ -186,7 +187,9 @@ public class ThreadPoolsEndpoint {
 	 * @param completedTasks tasks that ran to normal completion
 	 * @param failedTasks tasks that failed
 	 * @param rejectedTasks tasks refused
+	 * @param rejections the refused tasks by reason
 	 * @param abandonedTasks queued tasks dropped at a forced shutdown
+	 * @param timedOutTasks tasks interrupted for running longer than the pool's timeout
 	 * @param minThreads lower bound of the sizes
 	 * @param maxThreads upper bound of the sizes
 	 * @param weight share of the budget
@@ -195,8 +198,8 @@ public class ThreadPoolsEndpoint {
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
-			long abandonedTasks, int minThreads, int maxThreads, int weight, TuningDescriptor tuning,
-			@Nullable LittlesLaw littlesLaw) {
+			Rejections rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads, int weight,
+			TuningDescriptor tuning, @Nullable LittlesLaw littlesLaw) {
 
 	}
 

@@ -1,15 +1,23 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Measurement;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.QueueWaitLimit;
+import io.github.poolpilot.core.TaskGuard;
+import io.github.poolpilot.core.TaskGuardProvider;
+import io.github.poolpilot.core.TaskTimeouts;
 import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 
@@ -99,7 +107,29 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		executor.setWeight(pool.getWeight());
 		executor.setTuningMode(properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
+		executor.setGuards((managed) -> guards(name, pool, managed, beanFactory));
 		return executor;
+	}
+
+	/**
+	 * The pool's guards in the order they check: its max-queue-wait, then those of the
+	 * {@link TaskGuardProvider} beans (a circuit breaker), then its timeout, which holds
+	 * a watch on each running task and so must come last.
+	 */
+	private static List<TaskGuard> guards(String name, Pool pool, ManagedPool managed, BeanFactory beanFactory) {
+		List<TaskGuard> guards = new ArrayList<>();
+		Duration maxQueueWait = pool.getMaxQueueWait();
+		if (maxQueueWait != null) {
+			guards.add(new QueueWaitLimit(managed, maxQueueWait));
+		}
+		beanFactory.getBeanProvider(TaskGuardProvider.class)
+			.orderedStream()
+			.forEach((provider) -> guards.addAll(provider.guards(name, managed)));
+		Duration timeout = pool.getResilience().getTimeout();
+		if (timeout != null) {
+			guards.add(new TaskTimeouts(managed, timeout));
+		}
+		return guards;
 	}
 
 }

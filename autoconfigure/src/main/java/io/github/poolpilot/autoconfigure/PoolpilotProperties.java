@@ -264,6 +264,18 @@ public class PoolpilotProperties {
 		 */
 		private Duration awaitTermination = Duration.ofSeconds(30);
 
+		/**
+		 * Longest time an accepted task should wait for a thread: a task whose expected
+		 * wait is longer is refused at submit, and one that waited longer is refused when
+		 * a thread takes it. Off when not set.
+		 */
+		private @Nullable Duration maxQueueWait;
+
+		/**
+		 * Timeout and circuit breaking for the pool's tasks.
+		 */
+		private final Resilience resilience = new Resilience();
+
 		public int getMinThreads() {
 			return this.minThreads;
 		}
@@ -318,6 +330,68 @@ public class PoolpilotProperties {
 
 		public void setAwaitTermination(Duration awaitTermination) {
 			this.awaitTermination = awaitTermination;
+		}
+
+		public @Nullable Duration getMaxQueueWait() {
+			return this.maxQueueWait;
+		}
+
+		public void setMaxQueueWait(@Nullable Duration maxQueueWait) {
+			this.maxQueueWait = maxQueueWait;
+		}
+
+		public Resilience getResilience() {
+			return this.resilience;
+		}
+
+	}
+
+	/**
+	 * Timeout and circuit breaking for one pool's tasks.
+	 */
+	public static class Resilience {
+
+		/**
+		 * Longest time a task may run before it is interrupted and counted as timed out.
+		 * Off when not set.
+		 */
+		private @Nullable Duration timeout;
+
+		/**
+		 * Name of a Resilience4j time limiter (resilience4j.timelimiter.instances.*)
+		 * whose timeout-duration is the tasks' timeout, instead of timeout.
+		 */
+		private @Nullable String timeLimiter;
+
+		/**
+		 * Name of a Resilience4j circuit breaker
+		 * (resilience4j.circuitbreaker.instances.*, or its defaults) that sees every
+		 * task's outcome; while it is open the pool refuses tasks at once with 503.
+		 */
+		private @Nullable String circuitBreaker;
+
+		public @Nullable Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(@Nullable Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public @Nullable String getTimeLimiter() {
+			return this.timeLimiter;
+		}
+
+		public void setTimeLimiter(@Nullable String timeLimiter) {
+			this.timeLimiter = timeLimiter;
+		}
+
+		public @Nullable String getCircuitBreaker() {
+			return this.circuitBreaker;
+		}
+
+		public void setCircuitBreaker(@Nullable String circuitBreaker) {
+			this.circuitBreaker = circuitBreaker;
 		}
 
 	}

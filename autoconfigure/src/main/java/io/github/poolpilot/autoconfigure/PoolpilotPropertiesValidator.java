@@ -1,8 +1,14 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.time.Duration;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * Checks {@link PoolpilotProperties} before any pool is created, so that a bad value
@@ -72,6 +78,44 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getAwaitTermination().isNegative()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", pool.getAwaitTermination(),
 					"must not be negative");
+		}
+		Duration maxQueueWait = pool.getMaxQueueWait();
+		if (maxQueueWait != null && (maxQueueWait.isNegative() || maxQueueWait.isZero())) {
+			throw new InvalidPoolpilotPropertyException(prefix + "max-queue-wait", maxQueueWait,
+					"must be a positive duration (leave it out for no limit)");
+		}
+		validate(prefix + "resilience.", pool.getResilience());
+	}
+
+	private static void validate(String prefix, Resilience resilience) {
+		Duration timeout = resilience.getTimeout();
+		if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+			throw new InvalidPoolpilotPropertyException(prefix + "timeout", timeout,
+					"must be a positive duration (leave it out for no timeout)");
+		}
+		if (timeout != null && resilience.getTimeLimiter() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "time-limiter", resilience.getTimeLimiter(),
+					"must not be set together with " + prefix + "timeout: give one or the other");
+		}
+		requireResilience4j(prefix + "circuit-breaker", resilience.getCircuitBreaker(),
+				"io.github.resilience4j.circuitbreaker.CircuitBreaker");
+		requireResilience4j(prefix + "time-limiter", resilience.getTimeLimiter(),
+				"io.github.resilience4j.timelimiter.TimeLimiter");
+	}
+
+	private static void requireResilience4j(String property, @Nullable String name, String className) {
+		if (name == null) {
+			return;
+		}
+		if (name.isBlank()) {
+			throw new InvalidPoolpilotPropertyException(property, name,
+					"must name a Resilience4j instance (leave it out for none)");
+		}
+		// The thread's class loader: the application's, as the context sees it.
+		if (!ClassUtils.isPresent(className, null)) {
+			throw new InvalidPoolpilotPropertyException(property, name,
+					"needs Resilience4j on the classpath: add io.github.resilience4j:resilience4j-spring-boot4 "
+							+ "(or leave the property out)");
 		}
 	}
 

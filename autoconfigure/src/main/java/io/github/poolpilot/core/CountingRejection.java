@@ -31,7 +31,12 @@ final class CountingRejection implements RejectedExecutionHandler {
 
 	@Override
 	public void rejectedExecution(Runnable task, ThreadPoolExecutor executor) {
-		this.pool.getRecorder().taskRejected();
+		PoolRecorder recorder = this.pool.getRecorder();
+		recorder.taskRejected(this.pool.rejectionReason());
+		TaskGuard guard = recorder.guard();
+		if (guard != null) {
+			guard.notRun();
+		}
 		this.policy.rejectedExecution(TimedTask.rejected(task), executor);
 	}
 

@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -78,8 +81,73 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		UnaryOperator<Runnable> decorator = this.taskDecorator;
 		// A decorated task is always wrapped, timed or not, so that the task as submitted
 		// stays known: its outcome is counted and shutdownNow() hands it back.
-		super.execute((decorator != null) ? this.recorder.acceptWrapped(command, decorator.apply(command))
-				: this.recorder.accept(command));
+		Runnable task = (decorator != null) ? this.recorder.acceptWrapped(command, decorator.apply(command))
+				: this.recorder.accept(command);
+		TaskGuard guard = this.recorder.guard();
+		if (guard != null) {
+			admit(guard);
+		}
+		super.execute(task);
+	}
+
+	/**
+	 * Let the pool's guard refuse a task before it is queued. Such a refusal is counted
+	 * and thrown at once: the rejection policy is for a full queue, and running a task
+	 * the guard refused in the caller (caller-runs) would defeat the guard.
+	 */
+	private void admit(TaskGuard guard) {
+		try {
+			guard.beforeSubmit();
+		}
+		catch (PoolRejectedException ex) {
+			this.recorder.taskRejected(ex.getReason());
+			throw ex;
+		}
+	}
+
+	/**
+	 * Submit a task whose result completes the returned future, as Spring's
+	 * {@code @Async} methods returning a {@code CompletableFuture} are. Unlike
+	 * {@code CompletableFuture.supplyAsync(task, executor)}, the pool counts a task that
+	 * threw as failed and can fail the future with its rejection if it refuses the task
+	 * after it was queued.
+	 * @param <T> the result type
+	 * @param task the task
+	 * @return the future of its result
+	 * @throws PoolRejectedException if the pool refuses the task now
+	 */
+	public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
+		Objects.requireNonNull(task, "task must not be null");
+		CompletableTask<T> completable = new CompletableTask<>(task);
+		execute(completable);
+		return completable.future();
+	}
+
+	/**
+	 * Return a future the pool can fail with its rejection if it refuses the task after
+	 * it was queued.
+	 */
+	@Override
+	protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+		return new RefusableFutureTask<>(runnable, value);
+	}
+
+	/**
+	 * Return a future the pool can fail with its rejection if it refuses the task after
+	 * it was queued.
+	 */
+	@Override
+	protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+		return new RefusableFutureTask<>(callable);
+	}
+
+	@Override
+	protected void terminated() {
+		super.terminated();
+		TaskGuard guard = this.recorder.guard();
+		if (guard != null) {
+			guard.close();
+		}
 	}
 
 	@Override
@@ -98,6 +166,10 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	public List<Runnable> shutdownNow() {
 		List<Runnable> queued = super.shutdownNow();
 		this.recorder.tasksAbandoned(queued.size());
+		TaskGuard guard = this.recorder.guard();
+		if (guard != null) {
+			queued.forEach((task) -> guard.notRun());
+		}
 		List<Runnable> submitted = new ArrayList<>(queued.size());
 		queued.forEach((task) -> submitted.add(TimedTask.unwrap(task)));
 		return submitted;

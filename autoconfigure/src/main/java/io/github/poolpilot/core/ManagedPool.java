@@ -175,6 +175,24 @@ public final class ManagedPool {
 	}
 
 	/**
+	 * Set what the pool checks around each task besides its threads and its queue, such
+	 * as its max-queue-wait, its timeout or its circuit breaker. Set it before the pool
+	 * takes tasks: a guard sees each task it admitted end.
+	 * @param guard the guard, or {@code null} for none
+	 */
+	public void setGuard(@Nullable TaskGuard guard) {
+		this.recorder.setGuard(guard);
+	}
+
+	/**
+	 * Return what the pool checks around each task besides its threads and its queue.
+	 * @return the guard, or {@code null} when it has none
+	 */
+	public @Nullable TaskGuard getGuard() {
+		return this.recorder.guard();
+	}
+
+	/**
 	 * Return the pool's sizes now.
 	 * @return the sizes
 	 */
@@ -263,8 +281,15 @@ public final class ManagedPool {
 	 * @return the rejection to throw
 	 */
 	public PoolRejectedException rejection() {
-		Reason reason = this.executor.isShutdown() ? Reason.SHUTDOWN : Reason.QUEUE_FULL;
-		return new PoolRejectedException(this.name, reason, retryAfter(this.executor.getQueue().size()));
+		return new PoolRejectedException(this.name, rejectionReason(), retryAfter(this.executor.getQueue().size()));
+	}
+
+	/**
+	 * Return why the executor refuses tasks now: it is shutting down, or its queue is
+	 * full.
+	 */
+	Reason rejectionReason() {
+		return this.executor.isShutdown() ? Reason.SHUTDOWN : Reason.QUEUE_FULL;
 	}
 
 	private Duration retryAfter(int queued) {

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Iterator;
 import java.util.Queue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -16,7 +17,9 @@ import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.PoolSnapshot.Latency;
+import io.github.poolpilot.core.PoolRejectedException.Reason;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.core.PoolSnapshot.Rejections;
 import io.github.poolpilot.core.PoolSnapshot.Sizes;
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
 
@@ -82,7 +85,9 @@ public final class PoolRecorder {
 
 	private final LongAdder submitted = new LongAdder();
 
-	private final LongAdder rejected = new LongAdder();
+	private final LongAdder[] rejected = { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() };
+
+	private final LongAdder timedOut = new LongAdder();
 
 	private final LongAdder abandoned = new LongAdder();
 
@@ -102,6 +107,8 @@ public final class PoolRecorder {
 	private final Recorder response = new Recorder(SIGNIFICANT_DIGITS);
 
 	private volatile @Nullable TimingListener timingListener;
+
+	private volatile @Nullable TaskGuard guard;
 
 	// Window state, guarded by this.
 
@@ -146,7 +153,9 @@ public final class PoolRecorder {
 	 */
 	public Runnable accept(Runnable task) {
 		this.submitted.increment();
-		if (this.timingSampleEvery == 1 || ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
+		// A guarded pool wraps every task: its guard sees each one start and end.
+		if (this.timingSampleEvery == 1 || this.guard != null
+				|| ThreadLocalRandom.current().nextInt(this.timingSampleEvery) == 0) {
 			return new TimedTask(task, task, this.clock.nanoTime(), this);
 		}
 		return task;
@@ -186,10 +195,35 @@ public final class PoolRecorder {
 	}
 
 	/**
-	 * Count a task that the pool refused.
+	 * Set the pool's guard, called around each task on the same path as the recording:
+	 * before it is queued, when a thread takes it and when it ends.
+	 * @param guard the guard, or {@code null} for none
 	 */
-	public void taskRejected() {
-		this.rejected.increment();
+	public void setGuard(@Nullable TaskGuard guard) {
+		this.guard = guard;
+	}
+
+	/**
+	 * Return the pool's guard.
+	 * @return the guard, or {@code null} when the pool has none
+	 */
+	public @Nullable TaskGuard guard() {
+		return this.guard;
+	}
+
+	/**
+	 * Count a task that the pool refused.
+	 * @param reason why
+	 */
+	public void taskRejected(Reason reason) {
+		this.rejected[reason.ordinal()].increment();
+	}
+
+	/**
+	 * Count a task interrupted for running longer than the pool's timeout.
+	 */
+	public void taskTimedOut() {
+		this.timedOut.increment();
 	}
 
 	/**
@@ -283,6 +317,33 @@ public final class PoolRecorder {
 			}
 		}
 		return sums;
+	}
+
+	/**
+	 * Return what a task that ran failed with: what it threw, else the exception of the
+	 * future it completed, else {@code null}.
+	 */
+	static @Nullable Throwable failure(Runnable task, @Nullable Throwable thrown) {
+		if (thrown != null) {
+			return thrown;
+		}
+		if (!(task instanceof Future<?> future) || !future.isDone()) {
+			return null;
+		}
+		try {
+			future.get();
+			return null;
+		}
+		catch (ExecutionException ex) {
+			return (ex.getCause() != null) ? ex.getCause() : ex;
+		}
+		catch (CancellationException ex) {
+			return ex;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
 	}
 
 	/**
@@ -399,23 +460,30 @@ public final class PoolRecorder {
 	}
 
 	/**
-	 * The recorder's cumulative sums at one moment.
+	 * The recorder's cumulative sums at one moment; a window's are the difference of two,
+	 * but for its rejections by reason and its timeouts, which stay cumulative.
 	 */
 	private record Totals(long submitted, long completed, long failed, long rejected, long abandoned, long timed,
-			long queueWaitNanos, long serviceNanos, long sampledServiceNanos, long sampledCpuNanos) {
+			long queueWaitNanos, long serviceNanos, long sampledServiceNanos, long sampledCpuNanos,
+			Rejections rejections, long timedOut) {
 
-		static final Totals ZERO = new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+		static final Totals ZERO = new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, new Rejections(0, 0, 0, 0), 0);
 
 		static Totals read(PoolRecorder recorder) {
 			// Ends are read before submits so that a task racing the read is never
 			// counted as finished without having been submitted.
 			long[] workers = recorder.workerSums();
-			long rejected = recorder.rejected.sum();
+			LongAdder[] rejected = recorder.rejected;
+			Rejections rejections = new Rejections(rejected[Reason.QUEUE_FULL.ordinal()].sum(),
+					rejected[Reason.QUEUE_WAIT.ordinal()].sum(), rejected[Reason.CIRCUIT_OPEN.ordinal()].sum(),
+					rejected[Reason.SHUTDOWN.ordinal()].sum());
 			long abandoned = recorder.abandoned.sum();
+			long timedOut = recorder.timedOut.sum();
 			return new Totals(recorder.submitted.sum(), workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
-					rejected, abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
+					rejections.queueFull() + rejections.queueWait() + rejections.circuitOpen() + rejections.shutdown(),
+					abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
 					workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],
-					workers[WorkerTotals.SAMPLED_CPU_NANOS]);
+					workers[WorkerTotals.SAMPLED_CPU_NANOS], rejections, timedOut);
 		}
 
 		Totals minus(Totals start) {
@@ -423,11 +491,12 @@ public final class PoolRecorder {
 					this.failed - start.failed, this.rejected - start.rejected, this.abandoned - start.abandoned,
 					this.timed - start.timed, this.queueWaitNanos - start.queueWaitNanos,
 					this.serviceNanos - start.serviceNanos, this.sampledServiceNanos - start.sampledServiceNanos,
-					this.sampledCpuNanos - start.sampledCpuNanos);
+					this.sampledCpuNanos - start.sampledCpuNanos, this.rejections, this.timedOut);
 		}
 
 		TaskCounts counts() {
-			return new TaskCounts(this.submitted, this.completed, this.failed, this.rejected, this.abandoned);
+			return new TaskCounts(this.submitted, this.completed, this.failed, this.rejected, this.abandoned,
+					this.rejections, this.timedOut);
 		}
 
 	}

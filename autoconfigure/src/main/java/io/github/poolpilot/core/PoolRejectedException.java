@@ -64,17 +64,40 @@ public class PoolRejectedException extends RejectedExecutionException {
 		/**
 		 * Every thread was busy and the queue was full.
 		 */
-		QUEUE_FULL("queue full"),
+		QUEUE_FULL("queue full", false),
+
+		/**
+		 * The task would have waited, or had waited, longer than the pool's
+		 * max-queue-wait.
+		 */
+		QUEUE_WAIT("expected queue wait over max-queue-wait", false),
+
+		/**
+		 * The pool's circuit breaker is open: its downstream is failing.
+		 */
+		CIRCUIT_OPEN("circuit open", true),
 
 		/**
 		 * The pool is shutting down.
 		 */
-		SHUTDOWN("shutting down");
+		SHUTDOWN("shutting down", true);
 
 		private final String description;
 
-		Reason(String description) {
+		private final boolean unavailable;
+
+		Reason(String description, boolean unavailable) {
 			this.description = description;
+			this.unavailable = unavailable;
+		}
+
+		/**
+		 * Return whether the pool cannot serve anybody now, whatever the load (HTTP 503),
+		 * rather than being too busy for this task (the pool's rejection status).
+		 * @return whether the pool is unavailable
+		 */
+		public boolean isUnavailable() {
+			return this.unavailable;
 		}
 
 	}

@@ -40,16 +40,43 @@ public record PoolSnapshot(String pool, double windowSeconds, Sizes sizes, TaskC
 
 	/**
 	 * Cumulative task counts since the pool started. Once the pool is idle,
-	 * {@code submitted
-	 * == completed + failed + rejected + abandoned}.
+	 * {@code submitted == completed + failed + rejected + abandoned}.
 	 *
 	 * @param submitted tasks offered to the pool
 	 * @param completed tasks that ran to normal completion
 	 * @param failed tasks that threw, completed exceptionally or were cancelled
-	 * @param rejected tasks the pool refused
+	 * @param rejected tasks the pool refused, at submit or when a thread took them
 	 * @param abandoned queued tasks handed back by {@code shutdownNow()}
+	 * @param rejections the rejected tasks by reason
+	 * @param timedOut tasks interrupted for running longer than the pool's timeout (also
+	 * counted as completed or failed, by how they ended)
 	 */
-	public record TaskCounts(long submitted, long completed, long failed, long rejected, long abandoned) {
+	public record TaskCounts(long submitted, long completed, long failed, long rejected, long abandoned,
+			Rejections rejections, long timedOut) {
+
+		/**
+		 * Counts with every rejection for a full queue and no timeout.
+		 * @param submitted tasks offered to the pool
+		 * @param completed tasks that ran to normal completion
+		 * @param failed tasks that threw, completed exceptionally or were cancelled
+		 * @param rejected tasks the pool refused, all for a full queue
+		 * @param abandoned queued tasks handed back by {@code shutdownNow()}
+		 */
+		public TaskCounts(long submitted, long completed, long failed, long rejected, long abandoned) {
+			this(submitted, completed, failed, rejected, abandoned, new Rejections(rejected, 0, 0, 0), 0);
+		}
+
+	}
+
+	/**
+	 * Rejected tasks by reason.
+	 *
+	 * @param queueFull every thread was busy and the queue full
+	 * @param queueWait the expected or actual queue wait was over max-queue-wait
+	 * @param circuitOpen the pool's circuit breaker was open
+	 * @param shutdown the pool was shutting down
+	 */
+	public record Rejections(long queueFull, long queueWait, long circuitOpen, long shutdown) {
 
 	}
 

@@ -77,6 +77,11 @@ final class TimedTask implements Runnable, Future<Object> {
 			return;
 		}
 		PoolRecorder recorder = this.recorder;
+		TaskGuard guard = recorder.guard();
+		if (guard != null) {
+			runGuarded(recorder, guard);
+			return;
+		}
 		long cpuStart = recorder.cpuSampleStart();
 		long startedAt = recorder.now();
 		boolean failed = true;
@@ -86,6 +91,41 @@ final class TimedTask implements Runnable, Future<Object> {
 		}
 		finally {
 			recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failed);
+		}
+	}
+
+	/**
+	 * Run the task past the pool's guard: it may refuse the task now that it waited,
+	 * failing the caller's future with the rejection, and it is told how the task ended.
+	 */
+	private void runGuarded(PoolRecorder recorder, TaskGuard guard) {
+		long startedAt = recorder.now();
+		try {
+			guard.beforeRun(startedAt - this.submittedAt, this.submitted instanceof RefusableTask);
+		}
+		catch (PoolRejectedException ex) {
+			recorder.taskRejected(ex.getReason());
+			((RefusableTask) this.submitted).refuse(ex);
+			return;
+		}
+		long cpuStart = recorder.cpuSampleStart();
+		Throwable thrown = null;
+		try {
+			this.task.run();
+		}
+		catch (RuntimeException | Error ex) {
+			thrown = ex;
+			throw ex;
+		}
+		finally {
+			Throwable failure = PoolRecorder.failure(this.submitted, thrown);
+			long endedAt = recorder.now();
+			try {
+				guard.afterRun(endedAt - startedAt, failure);
+			}
+			finally {
+				recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failure != null);
+			}
 		}
 	}
 
@@ -133,6 +173,10 @@ final class TimedTask implements Runnable, Future<Object> {
 	public boolean cancel(boolean mayInterruptIfRunning) {
 		if (STATE.compareAndSet(this, QUEUED, ABANDONED)) {
 			this.recorder.tasksAbandoned(1);
+			TaskGuard guard = this.recorder.guard();
+			if (guard != null) {
+				guard.notRun();
+			}
 		}
 		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
 	}

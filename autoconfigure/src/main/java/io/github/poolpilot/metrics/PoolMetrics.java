@@ -1,6 +1,7 @@
 package io.github.poolpilot.metrics;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -11,12 +12,15 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.PoolSnapshot.Rejections;
 
 /**
  * Binds the meters Spring Boot's {@code executor.*} binding lacks, under the same
- * namespace and {@code name} tag: {@code executor.rejected} and {@code executor.failed}
- * counters, {@code executor.queue.wait} and {@code executor.execution} timers (with
- * percentile histograms, so Prometheus can aggregate them), the tuner's
+ * namespace and {@code name} tag: {@code executor.rejected} (tagged with its
+ * {@code reason}: {@code queue_full}, {@code queue_wait}, {@code circuit_open},
+ * {@code shutdown}), {@code executor.failed} and {@code executor.timeouts} counters,
+ * {@code executor.queue.wait} and {@code executor.execution} timers (with percentile
+ * histograms, so Prometheus can aggregate them), the tuner's
  * {@code executor.tuning.target}, and the {@code executor.budget.*} gauges. Boot's own
  * meters ({@code executor.completed}, {@code executor.active}, {@code executor.queued},
  * pool sizes) are not bound again.
@@ -48,11 +52,25 @@ public class PoolMetrics implements MeterBinder {
 			.register(meterRegistry);
 	}
 
+	private static void rejected(ManagedPool pool, MeterRegistry meterRegistry, Tags tags, String reason,
+			ToLongFunction<Rejections> count) {
+		FunctionCounter
+			.builder("executor.rejected", pool, (p) -> count.applyAsLong(p.getRecorder().taskCounts().rejections()))
+			.tags(tags.and("reason", reason))
+			.description("Tasks the pool refused")
+			.baseUnit("tasks")
+			.register(meterRegistry);
+	}
+
 	private void bind(ManagedPool pool, MeterRegistry meterRegistry) {
 		Tags tags = Tags.of("name", pool.getName());
-		FunctionCounter.builder("executor.rejected", pool, (p) -> p.getRecorder().taskCounts().rejected())
+		rejected(pool, meterRegistry, tags, "queue_full", Rejections::queueFull);
+		rejected(pool, meterRegistry, tags, "queue_wait", Rejections::queueWait);
+		rejected(pool, meterRegistry, tags, "circuit_open", Rejections::circuitOpen);
+		rejected(pool, meterRegistry, tags, "shutdown", Rejections::shutdown);
+		FunctionCounter.builder("executor.timeouts", pool, (p) -> p.getRecorder().taskCounts().timedOut())
 			.tags(tags)
-			.description("Tasks the pool refused")
+			.description("Tasks interrupted for running longer than the pool's timeout")
 			.baseUnit("tasks")
 			.register(meterRegistry);
 		FunctionCounter.builder("executor.failed", pool, (p) -> p.getRecorder().taskCounts().failed())

@@ -3,6 +3,7 @@ package io.github.poolpilot.task;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,15 +11,18 @@ import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TaskGuard;
 import io.github.poolpilot.core.TuningMode;
 
 import org.springframework.core.task.TaskDecorator;
@@ -69,6 +73,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	private boolean waitForTasksToCompleteOnShutdown;
 
 	private Duration awaitTermination = Duration.ZERO;
+
+	private @Nullable Function<ManagedPool, List<TaskGuard>> guards;
 
 	private volatile @Nullable ManagedExecutor managed;
 
@@ -123,6 +129,15 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 */
 	public void setTuningMode(TuningMode tuningMode) {
 		this.tuningMode = tuningMode;
+	}
+
+	/**
+	 * Set how to make the pool's guards (its max-queue-wait, timeout, circuit breaker)
+	 * once it exists.
+	 * @param guards the guards for the pool, in the order they check
+	 */
+	public void setGuards(Function<ManagedPool, List<TaskGuard>> guards) {
+		this.guards = guards;
 	}
 
 	@Override
@@ -254,6 +269,9 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		}
 		executor.getPool().setWeight(this.weight);
 		executor.getPool().setTuningMode(this.tuningMode);
+		if (this.guards != null) {
+			executor.getPool().setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
+		}
 		this.managed = executor;
 		if (this.registry != null) {
 			this.registry.register(executor.getPool());
@@ -334,6 +352,31 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		ManagedExecutor executor = getManagedExecutor();
 		try {
 			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	@Override
+	public CompletableFuture<Void> submitCompletable(Runnable task) {
+		return submitCompletable(() -> {
+			task.run();
+			return null;
+		});
+	}
+
+	/**
+	 * Submit a task whose result completes the returned future, the way {@code @Async}
+	 * methods returning a {@code CompletableFuture} are submitted: the pool counts a task
+	 * that threw as failed, and fails the future with its rejection if it refuses the
+	 * task after it was queued (max-queue-wait).
+	 */
+	@Override
+	public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
+		ManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submitCompletable(task);
 		}
 		catch (RejectedExecutionException ex) {
 			throw new TaskRejectedException(executor, task, ex);

@@ -6,7 +6,6 @@ import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -19,11 +18,12 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers work rejected by a managed pool, whether submitted directly or through
- * {@code @Async}, with the pool's rejection status (503 while it shuts down), a problem
- * body naming the pool and a {@code Retry-After} header. It has the lowest precedence
- * and, being auto-configured, is registered after the application's own advice, so an
- * application's handler for the same exception wins even without an {@code @Order}.
- * Rejections from pools poolpilot does not manage are left to other handlers.
+ * {@code @Async}, with the pool's rejection status (503 while it shuts down or its
+ * circuit is open), a problem body naming the pool and a {@code Retry-After} header. It
+ * has the lowest precedence and, being auto-configured, is registered after the
+ * application's own advice, so an application's handler for the same exception wins even
+ * without an {@code @Order}. Rejections from pools poolpilot does not manage are left to
+ * other handlers.
  *
  * @author poolpilot authors
  */
@@ -47,7 +47,7 @@ public class PoolRejectionExceptionHandler {
 		if (rejection == null) {
 			throw ex;
 		}
-		HttpStatus status = (rejection.getReason() == Reason.SHUTDOWN) ? HttpStatus.SERVICE_UNAVAILABLE
+		HttpStatus status = rejection.getReason().isUnavailable() ? HttpStatus.SERVICE_UNAVAILABLE
 				: HttpStatus.valueOf(this.rejectionStatus.applyAsInt(rejection.getPool()));
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, rejection.getMessage());
 		problem.setProperty("pool", rejection.getPool());

@@ -71,7 +71,10 @@ class ThreadPoolsEndpointHttpTests {
 			.contains("\"stop\":{")
 			.contains("\"queueCapacity\":20")
 			.contains("\"minThreads\":2,\"maxThreads\":8,\"weight\":1")
-			.contains("\"tuning\":{\"mode\":\"auto\"");
+			.contains("\"tuning\":{\"mode\":\"auto\"")
+			.contains("\"rejectedTasks\":0,\"rejections\":{\"queueFull\":0,\"queueWait\":0,\"circuitOpen\":0,"
+					+ "\"shutdown\":0}")
+			.contains("\"timedOutTasks\":0");
 	}
 
 	@Test

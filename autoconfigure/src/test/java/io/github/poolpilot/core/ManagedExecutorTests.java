@@ -3,6 +3,7 @@ package io.github.poolpilot.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -67,6 +68,21 @@ class ManagedExecutorTests {
 		assertThat(law.recommendedThreads()).isGreaterThan(20);
 		assertThat(snapshot.sizes().poolSize()).isEqualTo(4);
 		assertThat(snapshot.sizes().queueCapacity()).isEqualTo(400);
+	}
+
+	@Test
+	void aCompletableTaskCompletesItsFutureAndIsCountedByHowItEnded() throws Exception {
+		ManagedExecutor pool = pool(1, 1, 10);
+		assertThat(pool.submitCompletable(() -> "done").get(10, TimeUnit.SECONDS)).isEqualTo("done");
+		CompletableFuture<String> failing = pool.submitCompletable(() -> {
+			throw new IllegalStateException("downstream down");
+		});
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> failing.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalStateException.class);
+		// CompletableFuture.supplyAsync's own task would be counted as completed.
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(2, 1, 1, 0, 0)));
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.util.concurrent.FutureTask;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.core.PoolRejectedException.Reason;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.core.PoolSnapshot.Sizes;
 
@@ -40,7 +41,7 @@ class PoolRecorderTests {
 		}
 		recorder.accept(() -> {
 		});
-		recorder.taskRejected();
+		recorder.taskRejected(Reason.QUEUE_FULL);
 		this.clock.advanceMillis(800);
 		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
 		assertThat(snapshot.windowSeconds()).isEqualTo(1.0);

@@ -60,7 +60,10 @@ class PoolMetricsPrometheusTests {
 			.retrieve()
 			.body(String.class);
 		assertThat(scrape).contains("# TYPE executor_rejected_tasks_total counter")
-			.contains("executor_rejected_tasks_total{name=\"talk\"}")
+			.contains("executor_rejected_tasks_total{name=\"talk\",reason=\"queue_full\"}")
+			.contains("executor_rejected_tasks_total{name=\"talk\",reason=\"queue_wait\"}")
+			.contains("executor_rejected_tasks_total{name=\"talk\",reason=\"circuit_open\"}")
+			.contains("# TYPE executor_timeouts_tasks_total counter")
 			.contains("# TYPE executor_failed_tasks_total counter")
 			.contains("executor_failed_tasks_total{name=\"talk\"} 1.0")
 			.contains("# TYPE executor_queue_wait_seconds histogram")

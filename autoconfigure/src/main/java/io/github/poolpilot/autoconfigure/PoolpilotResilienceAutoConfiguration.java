@@ -1,0 +1,85 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.util.List;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.core.TaskGuardProvider;
+import io.github.poolpilot.core.TaskTimeouts;
+import io.github.poolpilot.resilience.CircuitBreakerGuard;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for Resilience4j on managed pools: a pool whose
+ * {@code resilience.circuit-breaker} names a circuit breaker puts its tasks through it,
+ * and one whose {@code resilience.time-limiter} names a time limiter times its tasks out
+ * after that limiter's timeout. The instances come from Resilience4j's own registries
+ * (configured under {@code resilience4j.*}), or from default registries when
+ * {@code resilience4j-spring-boot4} is not there to make them.
+ *
+ * @author poolpilot authors
+ */
+@AutoConfiguration(
+		afterName = { "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
+				"io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration" })
+public final class PoolpilotResilienceAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(CircuitBreaker.class)
+	static final class CircuitBreakerGuards {
+
+		@Bean
+		@Order(0)
+		TaskGuardProvider poolpilotCircuitBreakerGuards(PoolpilotProperties properties,
+				ObjectProvider<CircuitBreakerRegistry> registry) {
+			return (name, pool) -> {
+				Pool settings = properties.getPools().get(name);
+				String circuitBreaker = (settings != null) ? settings.getResilience().getCircuitBreaker() : null;
+				if (circuitBreaker == null) {
+					return List.of();
+				}
+				CircuitBreakerRegistry circuitBreakers = registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults);
+				return List.of(new CircuitBreakerGuard(pool, circuitBreakers.circuitBreaker(circuitBreaker)));
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(TimeLimiter.class)
+	static final class TimeLimiterGuards {
+
+		/**
+		 * Last: a timeout holds a watch on each running task.
+		 */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE)
+		TaskGuardProvider poolpilotTimeLimiterGuards(PoolpilotProperties properties,
+				ObjectProvider<TimeLimiterRegistry> registry) {
+			return (name, pool) -> {
+				Pool settings = properties.getPools().get(name);
+				String timeLimiter = (settings != null) ? settings.getResilience().getTimeLimiter() : null;
+				if (timeLimiter == null) {
+					return List.of();
+				}
+				TimeLimiterRegistry timeLimiters = registry.getIfAvailable(TimeLimiterRegistry::ofDefaults);
+				return List.of(new TaskTimeouts(pool,
+						timeLimiters.timeLimiter(timeLimiter).getTimeLimiterConfig().getTimeoutDuration()));
+			};
+		}
+
+	}
+
+}

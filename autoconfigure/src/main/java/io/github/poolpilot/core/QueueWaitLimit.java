@@ -1,0 +1,104 @@
+package io.github.poolpilot.core;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadPoolExecutor;
+
+import io.github.poolpilot.core.PoolRejectedException.Reason;
+import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
+
+/**
+ * A pool's max-queue-wait: a bound on how long an accepted task waits for a thread,
+ * whatever the queue's length.
+ * <p>
+ * The rule follows CoDel's finding that the time tasks spend queued, not how many are
+ * queued, is what tells a useful queue (it absorbs a burst) from a harmful one (a
+ * standing queue that only adds delay). It is enforced twice:
+ * <ul>
+ * <li>at submit, a task is refused when its expected wait is over the target: the tasks
+ * ahead of it, plus itself, divided by the rate at which the pool's threads take tasks
+ * off the queue while all are busy, size / mean service time (the throughput a saturated
+ * pool delivers, known at once after a resize, where the last window's throughput lags
+ * one window behind);</li>
+ * <li>when a thread takes a task, a task that has already waited longer than the target
+ * is not run but refused: its future fails with the rejection. This is the deadline form
+ * of CoDel used by Facebook's servers, with one target; with the check at submit a
+ * standing queue cannot build up, so it catches only the tasks the estimate got wrong, as
+ * when the service time grew. A task whose caller cannot be told (a plain
+ * {@code Runnable}) is run anyway.</li>
+ * </ul>
+ * Both refusals are counted as {@link Reason#QUEUE_WAIT}, apart from a full queue.
+ *
+ * @author poolpilot authors
+ */
+public final class QueueWaitLimit implements TaskGuard {
+
+	private static final double NANOS_PER_SECOND = 1_000_000_000.0;
+
+	private final ManagedPool pool;
+
+	private final long targetNanos;
+
+	/**
+	 * Create a limit.
+	 * @param pool the pool it guards
+	 * @param target the longest an accepted task should wait in the queue
+	 */
+	public QueueWaitLimit(ManagedPool pool, Duration target) {
+		if (target.isNegative() || target.isZero()) {
+			throw new IllegalArgumentException(
+					"max-queue-wait of pool '" + pool.getName() + "' must be a positive duration but was " + target);
+		}
+		this.pool = pool;
+		this.targetNanos = target.toNanos();
+	}
+
+	/**
+	 * Return the target.
+	 * @return the longest an accepted task should wait in the queue
+	 */
+	public Duration getTarget() {
+		return Duration.ofNanos(this.targetNanos);
+	}
+
+	@Override
+	public void beforeSubmit() {
+		int queued = this.pool.getExecutor().getQueue().size();
+		if (queued == 0) {
+			return;
+		}
+		double drainRate = drainRate();
+		if (drainRate > 0 && (queued + 1) / drainRate * NANOS_PER_SECOND > this.targetNanos) {
+			throw rejection(queued, drainRate);
+		}
+	}
+
+	@Override
+	public void beforeRun(long queueWaitNanos, boolean refusable) {
+		if (refusable && queueWaitNanos > this.targetNanos) {
+			int queued = this.pool.getExecutor().getQueue().size();
+			throw rejection(queued, drainRate());
+		}
+	}
+
+	/**
+	 * Return the tasks per second the pool's threads take off the queue while all are
+	 * busy, or 0 before anything was measured.
+	 */
+	double drainRate() {
+		PoolSnapshot snapshot = this.pool.lastSnapshot();
+		if (snapshot == null) {
+			return 0;
+		}
+		LittlesLaw law = snapshot.littlesLaw();
+		ThreadPoolExecutor executor = this.pool.getExecutor();
+		return (law.meanServiceTimeMs() > 0) ? executor.getMaximumPoolSize() * 1000 / law.meanServiceTimeMs()
+				: law.throughput();
+	}
+
+	private PoolRejectedException rejection(int queued, double drainRate) {
+		long seconds = (drainRate > 0) ? (long) Math.ceil(queued / drainRate) : 1;
+		return new PoolRejectedException(this.pool.getName(), Reason.QUEUE_WAIT,
+				Duration.ofSeconds(Math.max(1, Math.min(seconds, Duration.ofHours(1).toSeconds()))));
+	}
+
+}
