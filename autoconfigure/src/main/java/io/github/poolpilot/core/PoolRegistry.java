@@ -188,20 +188,27 @@ public class PoolRegistry {
 	}
 
 	/**
-	 * Check that giving a pool a new maximum size keeps the pools' maximum sizes together
-	 * within the budget, so that their live threads can never exceed it.
+	 * Check that giving a pool a new maximum size keeps the pools' threads together
+	 * within the budget, so that their live threads can never exceed it. Each other pool
+	 * counts its maximum size, or its live threads while more than that are still
+	 * finishing their tasks after it shrank.
 	 * @param pool the pool to resize
 	 * @param maxPoolSize its new maximum size
 	 * @throws InvalidPoolSizeException if the budget would be exceeded
 	 */
 	public synchronized void checkBudget(ManagedPool pool, int maxPoolSize) {
-		int others = allocatedThreads() - pool.getExecutor().getMaximumPoolSize();
+		int others = 0;
+		for (ManagedPool other : this.pools.values()) {
+			if (other != pool) {
+				others += Math.max(other.getExecutor().getMaximumPoolSize(), other.getExecutor().getPoolSize());
+			}
+		}
 		int budget = budgetMaxThreads();
 		if (others + maxPoolSize > budget) {
 			throw new InvalidPoolSizeException("maxPoolSize",
-					"maxPoolSize " + maxPoolSize + " of pool '" + pool.getName() + "' would bring the pools' maximum "
-							+ "sizes to " + (others + maxPoolSize) + ", over the budget of " + budget
-							+ " threads (allowed: at most " + Math.max(0, budget - others) + ")");
+					"maxPoolSize " + maxPoolSize + " of pool '" + pool.getName()
+							+ "' would bring the pools' threads to " + (others + maxPoolSize) + ", over the budget of "
+							+ budget + " threads (allowed: at most " + Math.max(0, budget - others) + ")");
 		}
 	}
 

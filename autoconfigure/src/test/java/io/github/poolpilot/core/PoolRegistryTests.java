@@ -1,15 +1,20 @@
 package io.github.poolpilot.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.testsupport.Blocking;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link PoolRegistry} and the budget it keeps.
@@ -79,10 +84,31 @@ class PoolRegistryTests {
 		registry.register(pool("stop", 1, 10, 4, 1));
 		registry.checkBudget(talk, 6);
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.checkBudget(talk, 7))
-			.withMessage("maxPoolSize 7 of pool 'talk' would bring the pools' maximum sizes to 11, over the budget "
+			.withMessage("maxPoolSize 7 of pool 'talk' would bring the pools' threads to 11, over the budget "
 					+ "of 10 threads (allowed: at most 6)");
 		assertThatIllegalArgumentException().isThrownBy(() -> registry.setBudget(7))
 			.withMessageContaining("below the 8 threads the pools may grow to now");
+	}
+
+	@Test
+	void threadsAPoolGaveBackCountUntilTheyEnded() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 6, 1);
+		ManagedPool stop = pool("stop", 1, 10, 4, 1);
+		registry.register(talk);
+		registry.register(stop);
+		CountDownLatch release = new CountDownLatch(1);
+		for (int i = 0; i < 6; i++) {
+			talk.getExecutor().execute(() -> Blocking.await(release));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 6);
+		registry.resize(talk, 2, 2);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.resize(stop, 8, 8))
+			.withMessageContaining("would bring the pools' threads to 14");
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getPoolSize() <= 2);
+		registry.resize(stop, 8, 8);
+		assertThat(registry.liveThreads()).isLessThanOrEqualTo(10);
 	}
 
 	private ManagedPool pool(String name, int min, int max, int size, int weight) {

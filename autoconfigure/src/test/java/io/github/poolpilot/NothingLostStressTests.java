@@ -1,0 +1,293 @@
+package io.github.poolpilot;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.core.InvalidPoolSizeException;
+import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.NanoClock;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.PoolRejectedException;
+import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.core.QueueWaitLimit;
+import io.github.poolpilot.core.TaskGuard;
+import io.github.poolpilot.core.TaskTimeouts;
+import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.resilience.CircuitBreakerGuard;
+import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.tuning.Tuner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Nothing is lost under load, resizes and shutdown: many producers submit to three pools
+ * sharing a budget (one plain, one with a max-queue-wait, one with a timeout and a
+ * circuit breaker whose downstream turns slow halfway through) in every way a caller can,
+ * while the tuner runs and a resizer changes sizes and modes through the public API; then
+ * every pool shuts down gracefully. Every submitted task must have completed, failed with
+ * its exception delivered to the caller, or been rejected with the caller told; the
+ * pools' counts must agree exactly with what the callers saw; live threads never exceed
+ * the budget; no thread is left behind.
+ * <p>
+ * Runs for a few seconds in the default build; {@code ./mvnw -pl autoconfigure test
+ * -Pstress} runs it for five minutes ({@code -Dpoolpilot.stress.duration=PT30M} for
+ * longer).
+ *
+ * @author poolpilot authors
+ */
+class NothingLostStressTests {
+
+	private static final Duration DURATION = Duration.parse(System.getProperty("poolpilot.stress.duration", "PT4S"));
+
+	private static final int BUDGET = 24;
+
+	private static final int PRODUCERS = 6;
+
+	private final PoolRegistry registry = new PoolRegistry(BUDGET);
+
+	private final Map<String, Ledger> ledgers = new LinkedHashMap<>();
+
+	private final AtomicBoolean slowDownstream = new AtomicBoolean();
+
+	private final AtomicBoolean running = new AtomicBoolean(true);
+
+	private final AtomicInteger mostLiveThreads = new AtomicInteger();
+
+	@Test
+	void everyTaskIsAccountedForAndTheCountsAgree() throws Exception {
+		ManagedExecutor plain = pool("stress-plain", 40);
+		ManagedExecutor deadline = pool("stress-deadline", 40);
+		deadline.getPool().setGuard(new QueueWaitLimit(deadline.getPool(), Duration.ofMillis(20)));
+		ManagedExecutor downstream = pool("stress-downstream", 20);
+		CircuitBreaker circuitBreaker = CircuitBreaker.of("downstream",
+				CircuitBreakerConfig.custom()
+					.slidingWindow(20, 10, SlidingWindowType.COUNT_BASED)
+					.waitDurationInOpenState(Duration.ofMillis(200))
+					.build());
+		downstream.getPool()
+			.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(downstream.getPool(), circuitBreaker),
+					new TaskTimeouts(downstream.getPool(), Duration.ofMillis(100)))));
+		List<ManagedExecutor> pools = List.of(plain, deadline, downstream);
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, from, to, why) -> {
+		});
+		List<Thread> threads = new ArrayList<>();
+		try (PoolSampler sampler = new PoolSampler(this.registry, Duration.ofMillis(50), tuner::tick)) {
+			sampler.start();
+			for (int i = 0; i < PRODUCERS; i++) {
+				threads.add(start("producer-" + i, () -> produce(pools)));
+			}
+			threads.add(start("resizer", () -> resize(pools)));
+			Thread monitor = start("monitor", this::watchLiveThreads);
+			LockSupport.parkNanos(DURATION.toNanos() / 2);
+			this.slowDownstream.set(true);
+			LockSupport.parkNanos(DURATION.toNanos() / 2);
+			this.running.set(false);
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			for (ManagedExecutor pool : pools) {
+				pool.shutdown();
+			}
+			for (ManagedExecutor pool : pools) {
+				assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).as(pool.getPool().getName()).isTrue();
+			}
+			monitor.join();
+		}
+		for (ManagedExecutor pool : pools) {
+			this.ledgers.get(pool.getPool().getName()).settle(pool.getPool());
+			System.out.println(pool.getPool().getName() + ": " + pool.getPool().getRecorder().taskCounts());
+		}
+		System.out.println("most live threads: " + this.mostLiveThreads.get() + " of " + BUDGET);
+		assertThat(this.mostLiveThreads.get()).isLessThanOrEqualTo(BUDGET);
+		TaskCounts downstreamCounts = downstream.getPool().getRecorder().taskCounts();
+		assertThat(downstreamCounts.timedOut()).as("the slow downstream's tasks time out").isPositive();
+		assertThat(pools).as("the pools were overloaded")
+			.anySatisfy((pool) -> assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isPositive());
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+				.noneMatch((thread) -> thread.getName().startsWith("stress-")));
+	}
+
+	private ManagedExecutor pool(String name, int queueCapacity) {
+		AtomicInteger count = new AtomicInteger();
+		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(1, 12), queueCapacity)
+			.sizes(6, 6)
+			.keepAlive(Duration.ofMillis(100))
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+				// Runnables that fail on purpose end their worker; nothing to print.
+				thread.setUncaughtExceptionHandler((failed, ex) -> {
+				});
+				return thread;
+			})
+			.build();
+		this.registry.register(executor.getPool());
+		this.ledgers.put(name, new Ledger());
+		return executor;
+	}
+
+	private void produce(List<ManagedExecutor> pools) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (this.running.get()) {
+			ManagedExecutor pool = pools.get(random.nextInt(pools.size()));
+			Ledger ledger = this.ledgers.get(pool.getPool().getName());
+			boolean slow = pool.getPool().getName().endsWith("downstream") && this.slowDownstream.get();
+			boolean fail = random.nextInt(20) == 0;
+			ledger.attempts.increment();
+			try {
+				switch (random.nextInt(3)) {
+					case 0 -> pool.execute(() -> {
+						work(slow, fail, ledger);
+						ledger.runnablesCompleted.increment();
+					});
+					case 1 -> ledger.futures.add(pool.submit(() -> {
+						work(slow, fail, null);
+						return "done";
+					}));
+					default -> ledger.futures.add(pool.submitCompletable(() -> {
+						work(slow, fail, null);
+						return "done";
+					}));
+				}
+			}
+			catch (PoolRejectedException ex) {
+				ledger.rejectedAtSubmit.increment();
+			}
+			LockSupport.parkNanos(random.nextLong(20_000, 100_000));
+		}
+	}
+
+	private static void work(boolean slow, boolean fail, Ledger ledger) {
+		if (slow) {
+			try {
+				Thread.sleep(150);
+			}
+			catch (InterruptedException ex) {
+				if (ledger != null) {
+					ledger.runnablesFailed.increment();
+				}
+				throw new IllegalStateException("timed out", ex);
+			}
+		}
+		else {
+			Blocking.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextInt(3)));
+		}
+		if (fail) {
+			if (ledger != null) {
+				ledger.runnablesFailed.increment();
+			}
+			throw new IllegalStateException("failed on purpose");
+		}
+	}
+
+	private void resize(List<ManagedExecutor> pools) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (this.running.get()) {
+			ManagedPool pool = pools.get(random.nextInt(pools.size())).getPool();
+			if (random.nextInt(4) == 0) {
+				pool.setTuningMode(random.nextBoolean() ? TuningMode.AUTO : TuningMode.MANUAL);
+			}
+			else {
+				int max = random.nextInt(1, 13);
+				try {
+					this.registry.resize(pool, random.nextInt(1, max + 1), max);
+				}
+				catch (InvalidPoolSizeException ex) {
+					// Over the budget: refused, nothing changed.
+				}
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(1, 10)));
+		}
+	}
+
+	private void watchLiveThreads() {
+		while (this.running.get() || this.registry.liveThreads() > 0) {
+			this.mostLiveThreads.accumulateAndGet(this.registry.liveThreads(), Math::max);
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			if (!this.running.get() && this.registry.pools().stream().allMatch((p) -> p.getExecutor().isTerminated())) {
+				return;
+			}
+		}
+	}
+
+	private static Thread start(String name, Runnable task) {
+		Thread thread = new Thread(task, name);
+		thread.start();
+		return thread;
+	}
+
+	/**
+	 * What the callers of one pool saw.
+	 */
+	private static final class Ledger {
+
+		private final LongAdder attempts = new LongAdder();
+
+		private final LongAdder rejectedAtSubmit = new LongAdder();
+
+		private final LongAdder runnablesCompleted = new LongAdder();
+
+		private final LongAdder runnablesFailed = new LongAdder();
+
+		private final Queue<Future<String>> futures = new ConcurrentLinkedQueue<>();
+
+		void settle(ManagedPool pool) throws InterruptedException {
+			long completed = 0;
+			long failed = 0;
+			long rejectedLater = 0;
+			for (Future<String> future : this.futures) {
+				assertThat(future).isDone();
+				try {
+					assertThat(future.get()).isEqualTo("done");
+					completed++;
+				}
+				catch (ExecutionException ex) {
+					if (ex.getCause() instanceof PoolRejectedException) {
+						rejectedLater++;
+					}
+					else {
+						assertThat(ex.getCause()).isInstanceOf(IllegalStateException.class);
+						failed++;
+					}
+				}
+				catch (CancellationException ex) {
+					throw new AssertionError("A task was cancelled in a graceful shutdown", ex);
+				}
+			}
+			TaskCounts counts = pool.getRecorder().taskCounts();
+			String name = pool.getName();
+			assertThat(counts.submitted()).as(name + " submitted").isEqualTo(this.attempts.sum());
+			assertThat(counts.abandoned()).as(name + " abandoned").isZero();
+			assertThat(counts.rejected()).as(name + " rejected").isEqualTo(this.rejectedAtSubmit.sum() + rejectedLater);
+			assertThat(counts.failed()).as(name + " failed").isEqualTo(failed + this.runnablesFailed.sum());
+			assertThat(counts.completed()).as(name + " completed").isEqualTo(completed + this.runnablesCompleted.sum());
+			assertThat(counts.submitted()).as(name + " conservation")
+				.isEqualTo(counts.completed() + counts.failed() + counts.rejected() + counts.abandoned());
+		}
+
+	}
+
+}
