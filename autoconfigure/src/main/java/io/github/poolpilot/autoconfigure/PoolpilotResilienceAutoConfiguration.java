@@ -1,13 +1,16 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
 import io.github.poolpilot.core.TaskGuardProvider;
 import io.github.poolpilot.core.TaskTimeouts;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
@@ -45,8 +48,7 @@ public final class PoolpilotResilienceAutoConfiguration {
 		TaskGuardProvider poolpilotCircuitBreakerGuards(PoolpilotProperties properties,
 				ObjectProvider<CircuitBreakerRegistry> registry) {
 			return (name, pool) -> {
-				Pool settings = properties.getPools().get(name);
-				String circuitBreaker = (settings != null) ? settings.getResilience().getCircuitBreaker() : null;
+				String circuitBreaker = named(properties, name, Resilience::getCircuitBreaker);
 				if (circuitBreaker == null) {
 					return List.of();
 				}
@@ -69,8 +71,7 @@ public final class PoolpilotResilienceAutoConfiguration {
 		TaskGuardProvider poolpilotTimeLimiterGuards(PoolpilotProperties properties,
 				ObjectProvider<TimeLimiterRegistry> registry) {
 			return (name, pool) -> {
-				Pool settings = properties.getPools().get(name);
-				String timeLimiter = (settings != null) ? settings.getResilience().getTimeLimiter() : null;
+				String timeLimiter = named(properties, name, Resilience::getTimeLimiter);
 				if (timeLimiter == null) {
 					return List.of();
 				}
@@ -80,6 +81,15 @@ public final class PoolpilotResilienceAutoConfiguration {
 			};
 		}
 
+	}
+
+	/**
+	 * Return the Resilience4j instance a pool's setting names, if any.
+	 */
+	private static @Nullable String named(PoolpilotProperties properties, String pool,
+			Function<Resilience, @Nullable String> setting) {
+		Pool settings = properties.getPools().get(pool);
+		return (settings != null) ? setting.apply(settings.getResilience()) : null;
 	}
 
 }
