@@ -63,6 +63,16 @@ load() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
 
+# CPU time of a process (user + system), in clock ticks.
+process_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# All CPUs' time and idle time since boot, in clock ticks.
+machine_ticks() {
+	awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print total, $5 + $6 }' /proc/stat
+}
+
 echo "Building the sample, the plots and the simulation..."
 ./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests
 ./mvnw -q -B -f sample-app/load-test/pom.xml test-compile
@@ -129,11 +139,24 @@ run_side() {
 		sleep 0.5
 	done
 	echo "$label: load before $(load)" | tee -a "$MACHINE"
+	local app_before machine_before started
+	app_before=$(process_ticks "$APP_PID")
+	machine_before=$(machine_ticks)
+	started=$(date +%s.%N)
 	./mvnw -q -B -f sample-app/load-test/pom.xml gatling:test -DbaseUrl="http://127.0.0.1:$PORT" \
 		-Dlabel="$label" -Dout="$out" -DwarmUpSeconds="$WARM_UP_SECONDS" -DwarmUpRate="$WARM_UP_RATE" \
 		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" \
 		> "$out/gatling.log" 2>&1 || { echo "Gatling failed: $out/gatling.log" >&2; exit 1; }
 	echo "$label: load after $(load)" | tee -a "$MACHINE"
+	# What the sample used, and how busy the whole machine was, while Gatling ran.
+	awk -v a0="$app_before" -v a1="$(process_ticks "$APP_PID")" -v m0="$machine_before" -v m1="$(machine_ticks)" \
+		-v w0="$started" -v w1="$(date +%s.%N)" -v hz="$(getconf CLK_TCK)" -v cpus="$(nproc)" 'BEGIN {
+			split(m0, before, " "); split(m1, after, " ")
+			wall = w1 - w0
+			printf "wallSeconds=%.1f\nappCpuSeconds=%.1f\nappCpuPercent=%.1f\nmachineBusyPercent=%.1f\n", wall,
+				(a1 - a0) / hz, 100 * (a1 - a0) / hz / (wall * cpus),
+				100 * (1 - (after[2] - before[2]) / (after[1] - before[1]))
+		}' > "$out/cpu.properties"
 	stop_app
 }
 

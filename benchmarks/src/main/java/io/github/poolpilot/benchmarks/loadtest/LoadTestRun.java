@@ -1,12 +1,14 @@
 package io.github.poolpilot.benchmarks.loadtest;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.function.Predicate;
 
 /**
@@ -18,9 +20,13 @@ import java.util.function.Predicate;
  * @param requests every request
  * @param pools the managed pools, from {@code /actuator/threadpools}
  * @param executors every executor's Spring Boot meters, from {@code /actuator/prometheus}
+ * @param usage what the sample and the machine used while the side ran
+ * ({@code cpu.properties}: {@code wallSeconds}, {@code appCpuSeconds},
+ * {@code appCpuPercent} of all CPUs, {@code machineBusyPercent}), empty when unknown
  * @author poolpilot authors
  */
-record LoadTestRun(String label, List<Request> requests, List<PoolSample> pools, List<ExecutorSample> executors) {
+record LoadTestRun(String label, List<Request> requests, List<PoolSample> pools, List<ExecutorSample> executors,
+		Properties usage) {
 
 	/**
 	 * Read a side from its folder ({@code requests.csv}, {@code pools.csv},
@@ -51,7 +57,14 @@ record LoadTestRun(String label, List<Request> requests, List<PoolSample> pools,
 			executors.add(new ExecutorSample(seconds(Long.parseLong(row[1]), start), row[2], row[3],
 					Double.parseDouble(row[4])));
 		}
-		return new LoadTestRun(label, requests, pools, executors);
+		Properties usage = new Properties();
+		Path cpu = folder.resolve("cpu.properties");
+		if (Files.exists(cpu)) {
+			try (Reader reader = Files.newBufferedReader(cpu, StandardCharsets.UTF_8)) {
+				usage.load(reader);
+			}
+		}
+		return new LoadTestRun(label, requests, pools, executors, usage);
 	}
 
 	private static List<String[]> rows(Path file) throws IOException {

@@ -121,6 +121,11 @@ final class LoadTestSummary {
 		return out.toString();
 	}
 
+	private static String usage(Side side, String key, String unit) {
+		String value = side.run().usage().getProperty(key);
+		return (value != null) ? value + unit : "-";
+	}
+
 	private void row(StringBuilder out, String name, Function<Side, String> value) {
 		out.append("| ").append(name).append(" |");
 		this.sides.forEach((side) -> out.append(' ').append(value.apply(side)).append(" |"));
