@@ -96,6 +96,9 @@ final class LoadTestSummary {
 			row(out, api + " latency of the 200s: p50 / p99 / max",
 					(side) -> latencies(side.run().requests(api, from, to), "200"));
 		}
+		row(out, "CPU used by the sample while the side ran", (side) -> usage(side, "appCpuSeconds", " s") + " ("
+				+ usage(side, "appCpuPercent", " % of all CPUs") + ")");
+		row(out, "whole machine busy meanwhile", (side) -> usage(side, "machineBusyPercent", " %"));
 		out.append('\n')
 			.append("Talk latency of the 200s by ten-second slice of the overload (p50 / max), and the")
 			.append(" share of requests without an answer:\n\n| slice |");
