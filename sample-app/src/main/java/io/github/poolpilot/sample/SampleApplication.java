@@ -2,6 +2,8 @@ package io.github.poolpilot.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.EnableAsync;
 
 /**
  * The poolpilot sample application: start, talk and stop APIs, each on its own managed
@@ -10,6 +12,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * @author poolpilot authors
  */
 @SpringBootApplication
+@EnableAsync
+@EnableConfigurationProperties(SampleProperties.class)
 public class SampleApplication {
 
 	public static void main(String[] args) {

@@ -6,6 +6,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
@@ -48,6 +49,33 @@ class SampleApplicationTests {
 			.contains("\"talk\":{\"corePoolSize\":50,\"maxPoolSize\":50")
 			.contains("\"stop\":{\"corePoolSize\":50,\"maxPoolSize\":50")
 			.contains("\"applicationTaskExecutor\"");
+	}
+
+	@Test
+	void threadpoolsIsReadOnlyOutsideTheOpsProfile() {
+		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
+			.post()
+			.uri("/actuator/threadpools/talk")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"maxPoolSize\": 4}")
+			.retrieve()
+			.onStatus((status) -> true, (request, reply) -> {
+			})
+			.toEntity(String.class);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+	}
+
+	@Test
+	void exposesThePoolsMetersToPrometheus() {
+		String scrape = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/actuator/prometheus")
+			.retrieve()
+			.body(String.class);
+		// A prefix: the counter may carry more tags, such as the rejection's reason.
+		assertThat(scrape).contains("executor_rejected_tasks_total{name=\"talk\"")
+			.contains("executor_pool_size_threads{name=\"start\"}")
+			.contains("executor_budget_max_threads 400.0");
 	}
 
 }

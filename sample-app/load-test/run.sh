@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The sample's load test, both sides in one run: far more talk requests than the talk API
+# can serve, first against the sample on Spring Boot's executor with its unbounded queue
+# (profile boot-default), then against the sample on poolpilot's pools. Gatling sends the
+# requests at a fixed rate (an open model: a slow answer does not slow the arrivals) and
+# records every answer and, every second, the pools. Plots and figures are then written
+# by a main class of the benchmarks module. See docs/load-test.md.
+#
+# Usage: sample-app/load-test/run.sh [--wait-for-quiet]
+#   --wait-for-quiet  first wait, polling every 30 s for up to 20 min, until the 1-minute
+#                     load is below 0.7 and no other java process runs; the load seen is
+#                     recorded either way.
+# Settings (environment): PORT (18431), WARM_UP_SECONDS (15), WARM_UP_RATE (10/s),
+# OVERLOAD_SECONDS (60), TALK_RATE (200/s), PROBE_RATE (2 start/stop pairs per second),
+# DOWNSTREAM_LATENCY_MS (300), DOWNSTREAM_CAPACITY (20 calls at once),
+# BASELINE_THREADS (400, the poolpilot side's whole budget), RESULTS, IMAGES.
+# Needs a JDK 17+ and curl; Maven comes from the wrapper.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+
+PORT=${PORT:-18431}
+WARM_UP_SECONDS=${WARM_UP_SECONDS:-15}
+WARM_UP_RATE=${WARM_UP_RATE:-10}
+OVERLOAD_SECONDS=${OVERLOAD_SECONDS:-60}
+TALK_RATE=${TALK_RATE:-200}
+PROBE_RATE=${PROBE_RATE:-2}
+DOWNSTREAM_LATENCY_MS=${DOWNSTREAM_LATENCY_MS:-300}
+DOWNSTREAM_CAPACITY=${DOWNSTREAM_CAPACITY:-20}
+BASELINE_THREADS=${BASELINE_THREADS:-400}
+RESULTS=${RESULTS:-sample-app/load-test/results}
+IMAGES=${IMAGES:-docs/images/load-test}
+# Gatling's request timeout, set in src/test/resources/gatling.conf.
+TIMEOUT_SECONDS=20
+JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
+case "$RESULTS" in /*) ;; *) RESULTS="$ROOT/$RESULTS" ;; esac
+case "$IMAGES" in /*) ;; *) IMAGES="$ROOT/$IMAGES" ;; esac
+
+WAIT_FOR_QUIET=false
+for arg in "$@"; do
+	case "$arg" in
+		--wait-for-quiet) WAIT_FOR_QUIET=true ;;
+		*) echo "Unknown argument: $arg" >&2; exit 2 ;;
+	esac
+done
+
+APP_PID=
+stop_app() {
+	if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
+		kill "$APP_PID"
+		for _ in $(seq 1 40); do
+			kill -0 "$APP_PID" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -9 "$APP_PID" 2>/dev/null || true
+		wait "$APP_PID" 2>/dev/null || true
+	fi
+	APP_PID=
+}
+trap stop_app EXIT
+
+load() {
+	cut -d' ' -f1-3 /proc/loadavg
+}
+
+# CPU time of a process (user + system), in clock ticks.
+process_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# All CPUs' time and idle time since boot, in clock ticks.
+machine_ticks() {
+	awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print total, $5 + $6 }' /proc/stat
+}
+
+echo "Building the sample, the plots and the simulation..."
+./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests
+./mvnw -q -B -f sample-app/load-test/pom.xml test-compile
+
+if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+	echo "Port $PORT is taken; set PORT to a free one." >&2
+	exit 1
+fi
+
+rm -rf "$RESULTS/baseline" "$RESULTS/poolpilot"
+mkdir -p "$RESULTS/baseline" "$RESULTS/poolpilot" "$IMAGES"
+MACHINE="$RESULTS/machine.txt"
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "cpus: $(nproc)"
+	echo "java: $(java -version 2>&1 | head -1)"
+} > "$MACHINE"
+
+if [ "$WAIT_FOR_QUIET" = true ]; then
+	quiet=false
+	for attempt in $(seq 1 41); do
+		load1=$(cut -d' ' -f1 /proc/loadavg)
+		others=$(pgrep -x java | tr '\n' ' ' || true)
+		if awk -v l="$load1" 'BEGIN { exit !(l < 0.7) }' && [ -z "$others" ]; then
+			quiet=true
+			break
+		fi
+		echo "Waiting for a quiet machine: load $(load), other java processes: ${others:-none} ($attempt/41)"
+		[ "$attempt" -lt 41 ] && sleep 30
+	done
+	if [ "$quiet" = true ]; then
+		echo "quiet before the run: load $(load), no other java process" | tee -a "$MACHINE"
+	else
+		echo "NOT QUIET after 20 min: load $(load), other java processes: $(pgrep -x java | tr '\n' ' ')" \
+			| tee -a "$MACHINE"
+	fi
+fi
+
+cat > "$RESULTS/run.properties" <<PROPERTIES
+warmUpSeconds=$WARM_UP_SECONDS
+warmUpRate=$WARM_UP_RATE
+overloadSeconds=$OVERLOAD_SECONDS
+talkRate=$TALK_RATE
+probeRate=$PROBE_RATE
+timeoutSeconds=$TIMEOUT_SECONDS
+downstreamLatencyMs=$DOWNSTREAM_LATENCY_MS
+downstreamCapacity=$DOWNSTREAM_CAPACITY
+baselineThreads=$BASELINE_THREADS
+PROPERTIES
+
+run_side() {
+	local label=$1
+	shift
+	local out="$RESULTS/$label"
+	echo "== $label: starting the sample on port $PORT"
+	java -Xms512m -Xmx1g -jar "$JAR" --server.port="$PORT" \
+		--sample.talk.downstream-latency="${DOWNSTREAM_LATENCY_MS}ms" \
+		--sample.talk.downstream-capacity="$DOWNSTREAM_CAPACITY" "$@" > "$out/app.log" 2>&1 &
+	APP_PID=$!
+	for _ in $(seq 1 120); do
+		curl -s -o /dev/null "http://127.0.0.1:$PORT/actuator/health" && break
+		kill -0 "$APP_PID" 2>/dev/null || { echo "The sample did not start: $out/app.log" >&2; exit 1; }
+		sleep 0.5
+	done
+	echo "$label: load before $(load)" | tee -a "$MACHINE"
+	local app_before machine_before started
+	app_before=$(process_ticks "$APP_PID")
+	machine_before=$(machine_ticks)
+	started=$(date +%s.%N)
+	./mvnw -q -B -f sample-app/load-test/pom.xml gatling:test -DbaseUrl="http://127.0.0.1:$PORT" \
+		-Dlabel="$label" -Dout="$out" -DwarmUpSeconds="$WARM_UP_SECONDS" -DwarmUpRate="$WARM_UP_RATE" \
+		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" \
+		> "$out/gatling.log" 2>&1 || { echo "Gatling failed: $out/gatling.log" >&2; exit 1; }
+	echo "$label: load after $(load)" | tee -a "$MACHINE"
+	# What the sample used, and how busy the whole machine was, while Gatling ran.
+	awk -v a0="$app_before" -v a1="$(process_ticks "$APP_PID")" -v m0="$machine_before" -v m1="$(machine_ticks)" \
+		-v w0="$started" -v w1="$(date +%s.%N)" -v hz="$(getconf CLK_TCK)" -v cpus="$(nproc)" 'BEGIN {
+			split(m0, before, " "); split(m1, after, " ")
+			wall = w1 - w0
+			printf "wallSeconds=%.1f\nappCpuSeconds=%.1f\nappCpuPercent=%.1f\nmachineBusyPercent=%.1f\n", wall,
+				(a1 - a0) / hz, 100 * (a1 - a0) / hz / (wall * cpus),
+				100 * (1 - (after[2] - before[2]) / (after[1] - before[1]))
+		}' > "$out/cpu.properties"
+	stop_app
+}
+
+run_side baseline --spring.profiles.active=boot-default --spring.task.execution.pool.core-size="$BASELINE_THREADS"
+run_side poolpilot
+
+java -cp benchmarks/target/benchmarks.jar io.github.poolpilot.benchmarks.loadtest.LoadTestPlots "$RESULTS" "$IMAGES"
+echo "Figures: $RESULTS/summary.md; plots: $IMAGES; machine: $MACHINE"

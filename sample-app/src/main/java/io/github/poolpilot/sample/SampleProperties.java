@@ -1,0 +1,124 @@
+package io.github.poolpilot.sample;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of the sample application.
+ *
+ * @author poolpilot authors
+ */
+@ConfigurationProperties("sample")
+public class SampleProperties {
+
+	private final Executors executors = new Executors();
+
+	private final Talk talk = new Talk();
+
+	public Executors getExecutors() {
+		return this.executors;
+	}
+
+	public Talk getTalk() {
+		return this.talk;
+	}
+
+	/**
+	 * The executor bean each API runs its work on.
+	 */
+	public static class Executors {
+
+		/**
+		 * Executor bean that runs the start API's work.
+		 */
+		private String start = "start";
+
+		/**
+		 * Executor bean that runs the talk API's work.
+		 */
+		private String talk = "talk";
+
+		/**
+		 * Executor bean that runs the stop API's work.
+		 */
+		private String stop = "stop";
+
+		public String getStart() {
+			return this.start;
+		}
+
+		public void setStart(String start) {
+			this.start = start;
+		}
+
+		public String getTalk() {
+			return this.talk;
+		}
+
+		public void setTalk(String talk) {
+			this.talk = talk;
+		}
+
+		public String getStop() {
+			return this.stop;
+		}
+
+		public void setStop(String stop) {
+			this.stop = stop;
+		}
+
+	}
+
+	/**
+	 * The talk API's downstream.
+	 */
+	public static class Talk {
+
+		/**
+		 * URL the talk API posts each message to. Defaults to the stub this application
+		 * serves itself at /downstream/talk.
+		 */
+		private @Nullable URI downstreamUrl;
+
+		/**
+		 * How long the built-in downstream stub takes to answer one call.
+		 */
+		private Duration downstreamLatency = Duration.ofMillis(300);
+
+		/**
+		 * How many calls the built-in downstream stub serves at once; further calls wait
+		 * for a free place, as at a saturated downstream.
+		 */
+		private int downstreamCapacity = 20;
+
+		public @Nullable URI getDownstreamUrl() {
+			return this.downstreamUrl;
+		}
+
+		public void setDownstreamUrl(@Nullable URI downstreamUrl) {
+			this.downstreamUrl = downstreamUrl;
+		}
+
+		public Duration getDownstreamLatency() {
+			return this.downstreamLatency;
+		}
+
+		public void setDownstreamLatency(Duration downstreamLatency) {
+			this.downstreamLatency = downstreamLatency;
+		}
+
+		public int getDownstreamCapacity() {
+			return this.downstreamCapacity;
+		}
+
+		public void setDownstreamCapacity(int downstreamCapacity) {
+			this.downstreamCapacity = downstreamCapacity;
+		}
+
+	}
+
+}
