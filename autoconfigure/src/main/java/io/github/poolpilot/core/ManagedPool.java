@@ -276,8 +276,8 @@ public final class ManagedPool {
 
 	/**
 	 * Return the exception that tells a caller this pool refused its task now: why, and
-	 * when to retry, estimated as the time the measured throughput needs to drain the
-	 * queue.
+	 * when to retry, estimated as the time the pool needs to drain its queue
+	 * ({@link #drainRate()}).
 	 * @return the rejection to throw
 	 */
 	public PoolRejectedException rejection() {
@@ -293,13 +293,30 @@ public final class ManagedPool {
 	}
 
 	private Duration retryAfter(int queued) {
-		PoolSnapshot snapshot = this.lastSnapshot;
-		double throughput = (snapshot != null) ? snapshot.littlesLaw().throughput() : 0;
-		if (throughput <= 0) {
+		double drainRate = drainRate();
+		if (drainRate <= 0) {
 			return Duration.ofSeconds(1);
 		}
-		long seconds = (long) Math.ceil(queued / throughput);
+		long seconds = (long) Math.ceil(queued / drainRate);
 		return Duration.ofSeconds(Math.max(1, Math.min(seconds, MAX_RETRY_AFTER.toSeconds())));
+	}
+
+	/**
+	 * Return the tasks per second the pool's threads take off its queue while all are
+	 * busy: its size divided by the last window's mean service time. That is the
+	 * throughput of a saturated pool, known at once after a resize or a burst, where the
+	 * last window's measured throughput may have been held down by what was offered.
+	 * Before any task was timed, the measured throughput; 0 before any window closed.
+	 * @return the drain rate in tasks per second
+	 */
+	public double drainRate() {
+		PoolSnapshot snapshot = this.lastSnapshot;
+		if (snapshot == null) {
+			return 0;
+		}
+		double serviceMs = snapshot.littlesLaw().meanServiceTimeMs();
+		return (serviceMs > 0) ? this.executor.getMaximumPoolSize() * 1000 / serviceMs
+				: snapshot.littlesLaw().throughput();
 	}
 
 	/**

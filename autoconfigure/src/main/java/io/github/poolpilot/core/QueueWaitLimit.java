@@ -1,10 +1,8 @@
 package io.github.poolpilot.core;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadPoolExecutor;
 
 import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
 
 /**
  * A pool's max-queue-wait: a bound on how long an accepted task waits for a thread,
@@ -16,9 +14,8 @@ import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
  * <ul>
  * <li>at submit, a task is refused when its expected wait is over the target: the tasks
  * ahead of it, plus itself, divided by the rate at which the pool's threads take tasks
- * off the queue while all are busy, size / mean service time (the throughput a saturated
- * pool delivers, known at once after a resize, where the last window's throughput lags
- * one window behind);</li>
+ * off the queue while all are busy ({@link ManagedPool#drainRate()}: size / mean service
+ * time, the throughput a saturated pool delivers);</li>
  * <li>when a thread takes a task, a task that has already waited longer than the target
  * is not run but refused: its future fails with the rejection. This is the deadline form
  * of CoDel used by Facebook's servers, with one target; with the check at submit a
@@ -66,7 +63,7 @@ public final class QueueWaitLimit implements TaskGuard {
 		if (queued == 0) {
 			return;
 		}
-		double drainRate = drainRate();
+		double drainRate = this.pool.drainRate();
 		if (drainRate > 0 && (queued + 1) / drainRate * NANOS_PER_SECOND > this.targetNanos) {
 			throw rejection(queued, drainRate);
 		}
@@ -76,23 +73,8 @@ public final class QueueWaitLimit implements TaskGuard {
 	public void beforeRun(long queueWaitNanos, boolean refusable) {
 		if (refusable && queueWaitNanos > this.targetNanos) {
 			int queued = this.pool.getExecutor().getQueue().size();
-			throw rejection(queued, drainRate());
+			throw rejection(queued, this.pool.drainRate());
 		}
-	}
-
-	/**
-	 * Return the tasks per second the pool's threads take off the queue while all are
-	 * busy, or 0 before anything was measured.
-	 */
-	double drainRate() {
-		PoolSnapshot snapshot = this.pool.lastSnapshot();
-		if (snapshot == null) {
-			return 0;
-		}
-		LittlesLaw law = snapshot.littlesLaw();
-		ThreadPoolExecutor executor = this.pool.getExecutor();
-		return (law.meanServiceTimeMs() > 0) ? executor.getMaximumPoolSize() * 1000 / law.meanServiceTimeMs()
-				: law.throughput();
 	}
 
 	private PoolRejectedException rejection(int queued, double drainRate) {

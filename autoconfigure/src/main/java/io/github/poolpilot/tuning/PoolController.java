@@ -32,11 +32,14 @@ import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
  * window: it is kept if the queue drained or throughput rose by at least
  * {@value #MIN_SCALING_EFFICIENCY} of the relative size increase, otherwise reverted,
  * with growth blocked for 30 s, doubling up to 5 min, and only a small probe after that.
- * A kept step that raised throughput clearly less than in proportion crossed the knee
- * where threads stop paying, and limits the next step to half beyond it. A saturated pool
- * whose service time passed {@value #SLOWDOWN}× its base without more throughput (a
- * saturated downstream, a busy CPU) gives back up to a quarter of its threads a window,
- * down to what its throughput needs at the base service time.
+ * A shortfall within two standard errors of the windows' throughput (completions counted
+ * as Poisson) is judged again over up to {@value #JUDGING_WINDOWS} windows first: a wrong
+ * revert blocks growth, a wrong keep only costs threads the later rules take back. A kept
+ * step that raised throughput clearly less than in proportion crossed the knee where
+ * threads stop paying, and limits the next step to half beyond it. A saturated pool whose
+ * service time passed {@value #SLOWDOWN}× its base without more throughput (a saturated
+ * downstream, a busy CPU) gives back up to a quarter of its threads a window, down to
+ * what its throughput needs at the base service time.
  * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
  * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row, the pool shrinks in one
@@ -62,6 +65,8 @@ public final class PoolController {
 	static final double MIN_SCALING_EFFICIENCY = 0.15;
 
 	static final double KNEE_EFFICIENCY = 0.9;
+
+	static final int JUDGING_WINDOWS = 3;
 
 	static final double MAX_CPU = 0.9;
 
@@ -132,7 +137,7 @@ public final class PoolController {
 		if (snapshot.windowCompletions() > 0 && law.meanServiceTimeMs() > 0) {
 			this.serviceTimes.add(law.meanServiceTimeMs());
 		}
-		Window window = new Window(law, snapshot.sizes().queueSize(), size, bounds, cpuLoad,
+		Window window = new Window(snapshot, size, bounds, cpuLoad,
 				this.guarded ? this.serviceTimes.min() : law.meanServiceTimeMs(), previousThroughput);
 		if (window.need >= 0) {
 			this.needs.add(window.need);
@@ -142,11 +147,19 @@ public final class PoolController {
 		Step step = this.step;
 		if (step != null) {
 			this.step = null;
-			double gain = (step.throughputBefore > 0)
-					? (law.throughput() - step.throughputBefore) / step.throughputBefore : 0;
+			step.measure(law.throughput(), snapshot.windowCompletions());
+			double gain = step.gain();
 			double added = (double) (step.to - step.from) / step.from;
 			double efficiency = gain / added;
 			if (window.queueing && efficiency < MIN_SCALING_EFFICIENCY) {
+				// Keep judging while the shortfall is within two standard errors of
+				// the windows' throughput and the step has had fewer than three.
+				if ((gain + 2 * step.relativeError()) / added >= MIN_SCALING_EFFICIENCY
+						&& step.windows < JUDGING_WINDOWS) {
+					this.step = step;
+					return Decision.hold(window.size, "hold: judging " + step.from + "→" + step.to + ": throughput "
+							+ percent(gain) + " so far, within its noise", true);
+				}
 				return revert(step, gain, added, bounds);
 			}
 			this.nextBlock = FIRST_BLOCK;
@@ -154,7 +167,7 @@ public final class PoolController {
 			// knee, where threads stop paying: the new throughput needs only about
 			// from · X₁/X₀ of them.
 			if (window.queueing && efficiency < KNEE_EFFICIENCY) {
-				limit = (int) (MAX_GROWTH * step.from * law.throughput() / step.throughputBefore);
+				limit = (int) (MAX_GROWTH * step.from * (1 + gain));
 			}
 			kept = "; step " + step.from + "→" + step.to + " kept: "
 					+ (window.queueing ? "throughput " + percent(gain) : "the queue drained");
@@ -178,8 +191,9 @@ public final class PoolController {
 			}
 		}
 		if (window.need <= size) {
-			return Decision.hold(size, "hold: queueing, busy " + format(window.law.busyThreads()) + " of " + size
-					+ ", needs " + window.need + kept, true);
+			return Decision.hold(size,
+					"hold: queueing, busy " + format(window.busy) + " of " + size + ", needs " + window.need + kept,
+					true);
 		}
 		// A little beyond the need, so that its noise does not ask for one more step.
 		int target = window.need + Math.max(1, window.need / 10);
@@ -196,10 +210,10 @@ public final class PoolController {
 		}
 		target = window.bounds.clamp(target);
 		if (this.guarded) {
-			this.step = new Step(size, target, window.law.throughput());
+			this.step = new Step(size, target, window.law.throughput(), window.completions);
 		}
-		return Decision.change(target, "grow " + size + "→" + target + ": queueing, busy "
-				+ format(window.law.busyThreads()) + " of " + size + ", needs " + window.need + kept, true);
+		return Decision.change(target, "grow " + size + "→" + target + ": queueing, busy " + format(window.busy)
+				+ " of " + size + ", needs " + window.need + kept, true);
 	}
 
 	/**
@@ -256,12 +270,11 @@ public final class PoolController {
 			}
 		}
 		if (window.need < 0) {
-			return Decision.hold(size, "hold: busy " + format(window.law.busyThreads()) + " of " + size + kept, true);
+			return Decision.hold(size, "hold: busy " + format(window.busy) + " of " + size + kept, true);
 		}
-		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.law.busyThreads())));
+		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.busy)));
 		return new Decision(size, needed,
-				"hold: busy " + format(window.law.busyThreads()) + " of " + size + ", needs " + window.need + kept,
-				false, true);
+				"hold: busy " + format(window.busy) + " of " + size + ", needs " + window.need + kept, false, true);
 	}
 
 	/**
@@ -272,7 +285,8 @@ public final class PoolController {
 	public void applied(int threads) {
 		Step step = this.step;
 		if (step != null && threads != step.to) {
-			this.step = (threads > step.from) ? new Step(step.from, threads, step.throughputBefore) : null;
+			this.step = (threads > step.from)
+					? new Step(step.from, threads, step.throughputBefore, step.completionsBefore) : null;
 		}
 	}
 
@@ -322,6 +336,10 @@ public final class PoolController {
 
 		private final LittlesLaw law;
 
+		private final long completions;
+
+		private final double busy;
+
 		private final int size;
 
 		private final PoolBounds bounds;
@@ -342,15 +360,20 @@ public final class PoolController {
 		 */
 		private final int need;
 
-		Window(LittlesLaw law, int queueSize, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
+		Window(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 				double previousThroughput) {
+			LittlesLaw law = snapshot.littlesLaw();
 			this.law = law;
+			this.completions = snapshot.windowCompletions();
+			// X·S counts whole service times of the tasks that ended in the window, some
+			// of which began before it: never more threads than the pool had.
+			this.busy = Math.min(law.busyThreads(), Math.max(size, snapshot.sizes().poolSize()));
 			this.size = size;
 			this.bounds = bounds;
 			this.cpuLoad = cpuLoad;
 			this.baseServiceMs = baseServiceMs;
 			this.previousThroughput = previousThroughput;
-			this.queueing = queueSize > 0 || law.arrivalRate() > law.throughput() * 1.05;
+			this.queueing = snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
 			this.need = need(law, baseServiceMs);
 		}
 
@@ -372,12 +395,58 @@ public final class PoolController {
 		}
 
 		boolean saturated() {
-			return this.law.busyThreads() >= SATURATED_BUSY * this.size && this.queueing;
+			return this.busy >= SATURATED_BUSY * this.size && this.queueing;
 		}
 
 	}
 
-	private record Step(int from, int to, double throughputBefore) {
+	/**
+	 * A growth step being judged: the throughput before it, and the windows since.
+	 */
+	private static final class Step {
+
+		private final int from;
+
+		private final int to;
+
+		private final double throughputBefore;
+
+		private final long completionsBefore;
+
+		private int windows;
+
+		private double throughputSum;
+
+		private long completions;
+
+		Step(int from, int to, double throughputBefore, long completionsBefore) {
+			this.from = from;
+			this.to = to;
+			this.throughputBefore = throughputBefore;
+			this.completionsBefore = completionsBefore;
+		}
+
+		void measure(double throughput, long completions) {
+			this.windows++;
+			this.throughputSum += throughput;
+			this.completions += completions;
+		}
+
+		/**
+		 * The relative change of throughput, the step's windows against the one before.
+		 */
+		double gain() {
+			return (this.throughputBefore > 0)
+					? (this.throughputSum / this.windows - this.throughputBefore) / this.throughputBefore : 0;
+		}
+
+		/**
+		 * The standard error of that change, counting completions as Poisson: √(1/N₁ +
+		 * 1/N₀).
+		 */
+		double relativeError() {
+			return Math.sqrt(1.0 / Math.max(1, this.completions) + 1.0 / Math.max(1, this.completionsBefore));
+		}
 
 	}
 

@@ -2,7 +2,9 @@ package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -29,8 +31,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.http.ProblemDetail;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -62,6 +67,23 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(context).hasSingleBean(PoolSampler.class);
 				assertThat(talk.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS))
 					.startsWith("talk-");
+			});
+	}
+
+	@Test
+	void anAsyncMethodWhoseFutureFailsIsCountedAsFailed() {
+		this.runner.withUserConfiguration(AsyncService.class)
+			.withPropertyValues("poolpilot.pools.talk.max-threads=2")
+			.run((context) -> {
+				AsyncService service = context.getBean(AsyncService.class);
+				assertThat(service.answer(false).get(10, TimeUnit.SECONDS)).isEqualTo("ok");
+				assertThatExceptionOfType(ExecutionException.class)
+					.isThrownBy(() -> service.answer(true).get(10, TimeUnit.SECONDS))
+					.withCauseInstanceOf(IllegalStateException.class);
+				ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(talk.getRecorder().taskCounts().failed()).isEqualTo(1));
+				assertThat(talk.getRecorder().taskCounts().completed()).isEqualTo(1);
 			});
 	}
 
@@ -268,6 +290,19 @@ class PoolpilotAutoConfigurationTests {
 					MARKER.remove();
 				}
 			};
+		}
+
+	}
+
+	@EnableAsync
+	static class AsyncService {
+
+		@Async("talk")
+		CompletableFuture<String> answer(boolean fail) {
+			if (fail) {
+				throw new IllegalStateException("downstream down");
+			}
+			return CompletableFuture.completedFuture("ok");
 		}
 
 	}

@@ -106,24 +106,28 @@ class ManagedExecutorTests {
 	}
 
 	@Test
-	void retryAfterIsTheTimeTheMeasuredThroughputNeedsToDrainTheQueue() {
+	void retryAfterIsTheTimeTheBusyPoolNeedsToDrainTheQueue() {
 		FakeClock clock = new FakeClock();
-		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 2), 10)
+			.sizes(2, 2)
 			.recorder(PoolRecorder.builder().clock(clock).build())
 			.build());
-		pool.execute(() -> {
-		});
+		// One task of 400 ms in a 2 s window: 0.5 per second measured, held down by what
+		// was offered, while 2 busy threads of 400 ms drain 5 per second.
+		pool.execute(() -> clock.advanceMillis(400));
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getCompletedTaskCount() == 1);
-		clock.advance(Duration.ofMillis(500));
-		assertThat(pool.getPool().takeSnapshot().littlesLaw().throughput()).isEqualTo(2.0);
+		clock.advanceMillis(1600);
+		assertThat(pool.getPool().takeSnapshot().littlesLaw().throughput()).isEqualTo(0.5);
+		assertThat(pool.getPool().drainRate()).isEqualTo(5.0);
 		pool.execute(this::awaitRelease);
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 2);
 		for (int i = 0; i < 10; i++) {
 			pool.execute(this::awaitRelease);
 		}
-		// 10 queued at 2 per second drain in 5 s.
+		// 10 queued at 5 per second drain in 2 s.
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(this::awaitRelease))
-			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(5)));
+			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(2)));
 	}
 
 	@Test

@@ -76,6 +76,11 @@ class PoolControllerTests {
 	@Test
 	void aStepThatDoesNotRaiseThroughputIsRevertedThenGrowthIsBlockedWithBackoff() {
 		decide(600, 400, 20, 8, 500);
+		// 400 tasks a window: ±7 % of noise on the ratio of two windows, so a flat
+		// reading is judged over up to three windows before the step is undone.
+		assertThat(decide(600, 400, 30, 12, 500).reason())
+			.isEqualTo("hold: judging 8→12: throughput +0% so far, within its noise");
+		decide(600, 400, 30, 12, 500);
 		Decision revert = decide(600, 400, 30, 12, 500);
 		assertThat(revert.threads()).isEqualTo(8);
 		assertThat(revert.reason()).isEqualTo("revert 12→8: throughput +0% for +50% threads, growth blocked for 30 s");
@@ -86,7 +91,18 @@ class PoolControllerTests {
 		// After the block, a small probe.
 		Decision probe = decide(600, 400, 20, 8, 500);
 		assertThat(probe.threads()).isEqualTo(9);
+		decide(600, 400, 22.5, 9, 500);
+		decide(600, 400, 22.5, 9, 500);
 		assertThat(decide(600, 400, 22.5, 9, 500).reason()).endsWith("growth blocked for 60 s");
+	}
+
+	@Test
+	void aShortfallBeyondTheNoiseIsRevertedAtOnce() {
+		// 10 000 tasks a window: the ratio of two windows is known within 1.4 %.
+		decide(20000, 10000, 1, 10, 500);
+		Decision revert = decide(20000, 10000, 1.5, 15, 500);
+		assertThat(revert.threads()).isEqualTo(10);
+		assertThat(revert.reason()).startsWith("revert 15→10: throughput +0% for +50% threads");
 	}
 
 	@Test
