@@ -146,7 +146,7 @@ public class ThreadPoolsEndpoint {
 		TaskCounts counts = pool.getRecorder().taskCounts();
 		PoolSnapshot snapshot = pool.lastSnapshot();
 		TuningDescriptor tuning = new TuningDescriptor(pool.getTuningMode().value(), sizes.maxPoolSize(),
-				pool.getLastDecision());
+				pool.getLastDecision(), pool.isTuningLimited());
 		return new PoolDescriptor(sizes.corePoolSize(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
 				sizes.queueSize(), sizes.queueCapacity(), counts.submitted(), counts.completed(), counts.failed(),
 				counts.rejected(), counts.rejections(), counts.abandoned(), counts.timedOut(), sizes.minThreads(),
@@ -209,8 +209,9 @@ public class ThreadPoolsEndpoint {
 	 * @param mode {@code auto}, {@code manual} or {@code off}
 	 * @param targetThreads the size the pool is heading for
 	 * @param lastDecision the last decision with its reason
+	 * @param limited whether the tuner found the pool short of threads it could not have
 	 */
-	public record TuningDescriptor(String mode, int targetThreads, @Nullable String lastDecision) {
+	public record TuningDescriptor(String mode, int targetThreads, @Nullable String lastDecision, boolean limited) {
 
 	}
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.metrics.PoolMetrics;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -29,9 +30,9 @@ import org.springframework.context.annotation.Bean;
 public final class PoolpilotMetricsAutoConfiguration {
 
 	@Bean
-	SmartInitializingSingleton poolpilotMetricsBinder(PoolRegistry registry,
+	SmartInitializingSingleton poolpilotMetricsBinder(PoolRegistry registry, ObjectProvider<Tuner> tuner,
 			ObjectProvider<MeterRegistry> meterRegistries) {
-		PoolMetrics metrics = new PoolMetrics(registry);
+		PoolMetrics metrics = new PoolMetrics(registry, tuner.getIfAvailable());
 		// The primary registry: a composite when there are several, so each meter is
 		// bound once and the timing listener feeds every registry.
 		return () -> meterRegistries.ifAvailable(metrics::bindTo);

@@ -42,6 +42,8 @@ public final class ManagedPool {
 
 	private volatile @Nullable String lastDecision;
 
+	private volatile boolean tuningLimited;
+
 	/**
 	 * Manage a pool.
 	 * @param name the pool's name
@@ -190,6 +192,25 @@ public final class ManagedPool {
 	 */
 	public @Nullable TaskGuard getGuard() {
 		return this.recorder.guard();
+	}
+
+	/**
+	 * Return whether the tuner's last decision found the pool short of threads it could
+	 * not have: saturated at max-threads, held back by the CPU or the budget, slowed down
+	 * by its service, or with growth blocked because more threads did not help.
+	 * @return whether the pool's tuning is limited
+	 */
+	public boolean isTuningLimited() {
+		return this.tuningLimited;
+	}
+
+	/**
+	 * Record whether the tuner's last decision found the pool short of threads it could
+	 * not have.
+	 * @param tuningLimited whether the pool's tuning is limited
+	 */
+	public void setTuningLimited(boolean tuningLimited) {
+		this.tuningLimited = tuningLimited;
 	}
 
 	/**

@@ -9,10 +9,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.ManagedPool;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSnapshot.Rejections;
+import io.github.poolpilot.tuning.Tuner;
 
 /**
  * Binds the meters Spring Boot's {@code executor.*} binding lacks, under the same
@@ -21,9 +23,10 @@ import io.github.poolpilot.core.PoolSnapshot.Rejections;
  * {@code shutdown}), {@code executor.failed} and {@code executor.timeouts} counters,
  * {@code executor.queue.wait} and {@code executor.execution} timers (with percentile
  * histograms, so Prometheus can aggregate them), the tuner's
- * {@code executor.tuning.target}, and the {@code executor.budget.*} gauges. Boot's own
- * meters ({@code executor.completed}, {@code executor.active}, {@code executor.queued},
- * pool sizes) are not bound again.
+ * {@code executor.tuning.target} and {@code executor.tuning.limited}, the
+ * {@code executor.budget.*} gauges and the {@code executor.tuning.failures} counter.
+ * Boot's own meters ({@code executor.completed}, {@code executor.active},
+ * {@code executor.queued}, pool sizes) are not bound again.
  *
  * @author poolpilot authors
  */
@@ -31,8 +34,20 @@ public class PoolMetrics implements MeterBinder {
 
 	private final PoolRegistry registry;
 
+	private final @Nullable Tuner tuner;
+
 	public PoolMetrics(PoolRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * Bind the pools' meters and the tuner's.
+	 * @param registry the pools
+	 * @param tuner the tuner whose failed ticks are counted, if any
+	 */
+	public PoolMetrics(PoolRegistry registry, @Nullable Tuner tuner) {
 		this.registry = registry;
+		this.tuner = tuner;
 	}
 
 	@Override
@@ -50,6 +65,11 @@ public class PoolMetrics implements MeterBinder {
 			.description("Live threads of all managed pools")
 			.baseUnit("threads")
 			.register(meterRegistry);
+		if (this.tuner != null) {
+			FunctionCounter.builder("executor.tuning.failures", this.tuner, Tuner::failedTicks)
+				.description("Tuning ticks that failed, leaving every pool's size as it was")
+				.register(meterRegistry);
+		}
 	}
 
 	private static void rejected(ManagedPool pool, MeterRegistry meterRegistry, Tags tags, String reason,
@@ -77,6 +97,10 @@ public class PoolMetrics implements MeterBinder {
 			.tags(tags)
 			.description("Tasks that threw, completed exceptionally or were cancelled")
 			.baseUnit("tasks")
+			.register(meterRegistry);
+		Gauge.builder("executor.tuning.limited", pool, (p) -> p.isTuningLimited() ? 1 : 0)
+			.tags(tags)
+			.description("1 when the tuner found the pool short of threads it could not have")
 			.register(meterRegistry);
 		Gauge.builder("executor.tuning.target", pool, (p) -> p.getExecutor().getMaximumPoolSize())
 			.tags(tags)

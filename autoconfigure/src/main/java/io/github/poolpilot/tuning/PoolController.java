@@ -182,7 +182,7 @@ public final class PoolController {
 	private Decision grow(Window window, int limit, String kept) {
 		int size = window.size;
 		if (size >= window.bounds.maxThreads()) {
-			return Decision.hold(size, "hold: saturated at max-threads " + window.bounds.maxThreads() + kept, true);
+			return Decision.atMaxThreads(size, "hold: saturated at max-threads " + window.bounds.maxThreads() + kept);
 		}
 		if (this.guarded) {
 			Decision held = guardGrowth(window, kept);
@@ -274,7 +274,8 @@ public final class PoolController {
 		}
 		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.busy)));
 		return new Decision(size, needed,
-				"hold: busy " + format(window.busy) + " of " + size + ", needs " + window.need + kept, false, true);
+				"hold: busy " + format(window.busy) + " of " + size + ", needs " + window.need + kept, false, true,
+				false);
 	}
 
 	/**
@@ -316,15 +317,23 @@ public final class PoolController {
 	 * @param changed whether the size changes
 	 * @param mayBorrow whether the pool may take more than its guaranteed share of the
 	 * budget (not while more threads would not help it)
+	 * @param limited whether the pool is short of threads that it cannot have: it is
+	 * saturated at max-threads, the CPU or the budget is the limit, its service slowed
+	 * down, or more threads did not help
 	 */
-	public record Decision(int threads, int needed, String reason, boolean changed, boolean mayBorrow) {
+	public record Decision(int threads, int needed, String reason, boolean changed, boolean mayBorrow,
+			boolean limited) {
 
 		static Decision change(int threads, String reason, boolean mayBorrow) {
-			return new Decision(threads, threads, reason, true, mayBorrow);
+			return new Decision(threads, threads, reason, true, mayBorrow, !mayBorrow);
 		}
 
 		static Decision hold(int threads, String reason, boolean mayBorrow) {
-			return new Decision(threads, threads, reason, false, mayBorrow);
+			return new Decision(threads, threads, reason, false, mayBorrow, !mayBorrow);
+		}
+
+		static Decision atMaxThreads(int threads, String reason) {
+			return new Decision(threads, threads, reason, false, true, true);
 		}
 
 	}

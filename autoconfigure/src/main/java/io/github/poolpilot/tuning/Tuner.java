@@ -132,6 +132,9 @@ public class Tuner {
 			if (decision != null) {
 				apply(pool, decision);
 			}
+			else {
+				pool.setTuningLimited(false);
+			}
 		}
 	}
 
@@ -191,13 +194,14 @@ public class Tuner {
 				reason += " (the budget allows " + threads + ")";
 			}
 			this.controllers.get(pool.name()).applied(threads);
-			plan.put(pool.name(),
-					new Decision(threads, decision.needed(), reason, threads != pool.size(), decision.mayBorrow()));
+			plan.put(pool.name(), new Decision(threads, decision.needed(), reason, threads != pool.size(),
+					decision.mayBorrow(), decision.limited() || threads < decision.threads()));
 		}
 		return plan;
 	}
 
 	private void apply(ManagedPool pool, Decision decision) {
+		pool.setTuningLimited(decision.limited());
 		int size = pool.getExecutor().getMaximumPoolSize();
 		if (decision.threads() != size) {
 			pool.resize(decision.threads(), decision.threads());

@@ -74,7 +74,8 @@ class ThreadPoolsEndpointHttpTests {
 			.contains("\"tuning\":{\"mode\":\"auto\"")
 			.contains("\"rejectedTasks\":0,\"rejections\":{\"queueFull\":0,\"queueWait\":0,\"circuitOpen\":0,"
 					+ "\"shutdown\":0}")
-			.contains("\"timedOutTasks\":0");
+			.contains("\"timedOutTasks\":0")
+			.contains("\"limited\":false");
 	}
 
 	@Test

@@ -70,6 +70,8 @@ class PoolMetricsPrometheusTests {
 			.contains("executor_queue_wait_seconds_bucket{name=\"talk\",le=")
 			.contains("# TYPE executor_execution_seconds histogram")
 			.contains("executor_execution_seconds_count{name=\"talk\"}")
+			.contains("executor_tuning_limited{name=\"talk\"} 0.0")
+			.contains("# TYPE executor_tuning_failures_total counter")
 			.contains("# TYPE executor_tuning_target_threads gauge")
 			.contains("executor_tuning_target_threads{name=\"talk\"} 2.0")
 			.contains("executor_budget_max_threads 20.0")

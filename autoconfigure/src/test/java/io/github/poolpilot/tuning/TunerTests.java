@@ -76,6 +76,32 @@ class TunerTests {
 	}
 
 	@Test
+	void aSaturatedPoolThatCannotHaveMoreThreadsIsMarkedLimited() {
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1, (pool, from, to, reason) -> {
+		});
+		PoolBounds bounds = new PoolBounds(1, 20);
+		// Saturated at its max-threads; then saturated below it with room in the budget.
+		PoolState atMax = new PoolState("full", bounds, 1, TuningMode.AUTO, 20, 20,
+				PoolControllerTests.window(600, 400, 50, 20, 100, null));
+		PoolState room = new PoolState("room", bounds, 1, TuningMode.AUTO, 8, 8,
+				PoolControllerTests.window(300, 160, 50, 8, 100, null));
+		Map<String, Decision> plan = tuner.plan(List.of(atMax, room), 100, 0.1);
+		assertThat(plan.get("full").limited()).isTrue();
+		assertThat(plan.get("full").reason()).isEqualTo("hold: saturated at max-threads 20");
+		assertThat(plan.get("room").limited()).isFalse();
+		assertThat(plan.get("room").threads()).isEqualTo(12);
+		// The budget leaves no room: limited too.
+		PoolState squeezed = new PoolState("room", bounds, 1, TuningMode.AUTO, 8, 8,
+				PoolControllerTests.window(300, 160, 50, 8, 100, null));
+		Tuner another = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1, (pool, from, to, reason) -> {
+		});
+		Decision cut = another.plan(List.of(squeezed), 8, 0.1).get("room");
+		assertThat(cut.threads()).isEqualTo(8);
+		assertThat(cut.limited()).isTrue();
+		assertThat(cut.reason()).endsWith("(the budget allows 8)");
+	}
+
+	@Test
 	void aFailingTickIsCountedAndThePoolsKeepTheirSizes() {
 		ManagedPool auto = pool("auto", TuningMode.AUTO);
 		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> {
