@@ -272,6 +272,13 @@ public class PoolpilotProperties {
 		private @Nullable Duration maxQueueWait;
 
 		/**
+		 * Whether each task runs on a virtual thread of its own, the pool's size (between
+		 * min-threads and max-threads) then being how many tasks may run at once. Needs
+		 * Java 21 or later.
+		 */
+		private boolean virtualThreads;
+
+		/**
 		 * Timeout and circuit breaking for the pool's tasks.
 		 */
 		private final Resilience resilience = new Resilience();
@@ -338,6 +345,14 @@ public class PoolpilotProperties {
 
 		public void setMaxQueueWait(@Nullable Duration maxQueueWait) {
 			this.maxQueueWait = maxQueueWait;
+		}
+
+		public boolean isVirtualThreads() {
+			return this.virtualThreads;
+		}
+
+		public void setVirtualThreads(boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
 		}
 
 		public Resilience getResilience() {

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+import io.github.poolpilot.core.VirtualManagedExecutor;
 
 import org.springframework.util.ClassUtils;
 
@@ -78,6 +79,11 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getAwaitTermination().isNegative()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", pool.getAwaitTermination(),
 					"must not be negative");
+		}
+		if (pool.isVirtualThreads() && !VirtualManagedExecutor.isSupported()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
+					"needs Java 21 or later, and this application runs on Java " + Runtime.version()
+							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
 		}
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null && (maxQueueWait.isNegative() || maxQueueWait.isZero())) {
