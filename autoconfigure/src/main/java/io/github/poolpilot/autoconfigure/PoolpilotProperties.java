@@ -181,9 +181,17 @@ public class PoolpilotProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Queue capacity given to an existing executor whose queue is unbounded.
+		 * Queue capacity given to an existing executor whose queue is unbounded, and to
+		 * Spring Boot's virtual-thread applicationTaskExecutor.
 		 */
 		private int queueCapacity = 1000;
+
+		/**
+		 * Largest number of tasks Spring Boot's virtual-thread applicationTaskExecutor
+		 * (spring.threads.virtual.enabled=true) may run at once, its max-threads, when
+		 * spring.task.execution.simple.concurrency-limit is not set.
+		 */
+		private int maxConcurrency = 200;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -199,6 +207,14 @@ public class PoolpilotProperties {
 
 		public void setQueueCapacity(int queueCapacity) {
 			this.queueCapacity = queueCapacity;
+		}
+
+		public int getMaxConcurrency() {
+			return this.maxConcurrency;
+		}
+
+		public void setMaxConcurrency(int maxConcurrency) {
+			this.maxConcurrency = maxConcurrency;
 		}
 
 	}

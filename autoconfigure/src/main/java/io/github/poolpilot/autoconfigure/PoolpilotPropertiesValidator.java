@@ -38,6 +38,10 @@ final class PoolpilotPropertiesValidator {
 					properties.getExistingExecutors().getQueueCapacity(),
 					"must be at least 1 (the queue is always bounded)");
 		}
+		if (properties.getExistingExecutors().getMaxConcurrency() < 1) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.max-concurrency",
+					properties.getExistingExecutors().getMaxConcurrency(), "must be at least 1");
+		}
 		if (properties.getMeasurement().getWindow().isNegative() || properties.getMeasurement().getWindow().isZero()) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
 					properties.getMeasurement().getWindow(), "must be a positive duration");
