@@ -31,6 +31,7 @@ import io.github.poolpilot.core.NanoClock;
 import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.core.PoolSnapshot;
 import io.github.poolpilot.core.VirtualManagedExecutor;
 import io.github.poolpilot.tuning.Tuner;
 
@@ -68,7 +69,7 @@ public final class VirtualScenarios {
 
 	static final String HEADER = "scenario,mode,offered_per_s,window_s,throughput_per_s,p50_ms,p99_ms,max_ms,"
 			+ "rejected_per_s,unfinished,final_limit,limit_min,limit_max,peak_in_flight,peak_rss_mb,peak_heap_mb,"
-			+ "cpu_s,load_1m_after,java";
+			+ "cpu_s,others_cpu_avg,others_cpu_max,java";
 
 	/**
 	 * The pool's bounds and queue, as in the tuning simulator's scenarios.
@@ -114,7 +115,8 @@ public final class VirtualScenarios {
 		Path tracePath = Path.of(options.out.toString().replaceFirst("\\.csv$", "") + "-trace.csv");
 		List<String> traceLines = new ArrayList<>();
 		traceLines.add(comment);
-		traceLines.add("scenario,mode,second,limit,in_use,queued,completed,rejected");
+		traceLines.add("scenario,mode,second,limit,in_use,queued,completed,rejected,others_cpu,"
+				+ "window_queue_wait_p99_ms,window_service_p99_ms");
 		traceLines.addAll(trace);
 		Files.write(tracePath, traceLines, StandardCharsets.UTF_8);
 		System.out.println(comment);
@@ -220,6 +222,11 @@ public final class VirtualScenarios {
 
 		private final LongAdder rejectedTotal = new LongAdder();
 
+		/**
+		 * CPUs used by other processes, second by second in the window.
+		 */
+		private final List<Double> othersCpu = new ArrayList<>();
+
 		private volatile long windowStart;
 
 		private volatile long windowEnd;
@@ -314,13 +321,19 @@ public final class VirtualScenarios {
 			int limitMin = limits.stream().mapToInt(Integer::intValue).min().orElse(-1);
 			int limitMax = limits.stream().mapToInt(Integer::intValue).max().orElse(-1);
 			double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
+			double othersAverage;
+			double othersMost;
+			synchronized (limits) {
+				othersAverage = this.othersCpu.stream().mapToDouble(Double::doubleValue).average().orElse(-1);
+				othersMost = this.othersCpu.stream().mapToDouble(Double::doubleValue).max().orElse(-1);
+			}
 			return String.format(Locale.ROOT,
-					"%s,%s,%.0f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%d,%.1f,%.2f,%s", this.scenario,
+					"%s,%s,%.0f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%d,%.1f,%.2f,%.2f,%s", this.scenario,
 					this.mode, this.offered, window, this.completedInWindow.sum() / window,
 					histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0,
 					histogram.getMaxValue() / 1000.0, this.rejectedInWindow.sum() / window, unfinished, finalLimit,
 					limitMin, limitMax, this.peakInFlight.get(), peakRssMegabytes(), heap.peakMegabytes(), cpuSeconds,
-					loadAverage(), Runtime.version().feature());
+					othersAverage, othersMost, Runtime.version().feature());
 		}
 
 		/**
@@ -360,6 +373,7 @@ public final class VirtualScenarios {
 		private Thread startTracer(ManagedExecutor pool, List<Integer> limits) {
 			Thread tracer = new Thread(() -> {
 				long start = System.nanoTime();
+				MachineCpu machine = MachineCpu.read();
 				int second = 0;
 				while (!Thread.currentThread().isInterrupted()) {
 					second++;
@@ -376,13 +390,21 @@ public final class VirtualScenarios {
 					int queued = (pool != null) ? pool.getQueue().size() : 0;
 					long completed = (pool != null) ? pool.getCompletedTaskCount() : -1;
 					long now = System.nanoTime();
+					MachineCpu previous = machine;
+					machine = MachineCpu.read();
+					double others = machine.othersSince(previous);
 					if (now >= this.windowStart && now <= this.windowEnd) {
 						synchronized (limits) {
 							limits.add(limit);
+							this.othersCpu.add(others);
 						}
 					}
+					PoolSnapshot snapshot = (pool != null) ? pool.getPool().lastSnapshot() : null;
+					String percentiles = (snapshot != null) ? String.format(Locale.ROOT, "%.1f,%.1f",
+							snapshot.queueWait().p99Ms(), snapshot.serviceTime().p99Ms()) : ",";
 					System.out.println("TRACE," + this.scenario + "," + this.mode + "," + second + "," + limit + ","
-							+ inUse + "," + queued + "," + completed + "," + this.rejectedTotal.sum());
+							+ inUse + "," + queued + "," + completed + "," + this.rejectedTotal.sum() + ","
+							+ String.format(Locale.ROOT, "%.2f", others) + "," + percentiles);
 				}
 			}, "tracer");
 			tracer.setDaemon(true);
@@ -424,6 +446,50 @@ public final class VirtualScenarios {
 				}
 			}
 
+		}
+
+	}
+
+	/**
+	 * The machine's CPU time from {@code /proc/stat} and this JVM's own, to tell how many
+	 * CPUs other processes used meanwhile: a run they disturbed shows it.
+	 *
+	 * @param busy jiffies spent busy by all CPUs
+	 * @param total all jiffies of all CPUs
+	 * @param wallNanos when it was read
+	 * @param ownCpuNanos this JVM's CPU time then
+	 */
+	record MachineCpu(long busy, long total, long wallNanos, long ownCpuNanos) {
+
+		static MachineCpu read() {
+			long busy = -1;
+			long total = -1;
+			try {
+				String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+				// cpu user nice system idle iowait irq softirq steal ...
+				long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+				busy = Long.parseLong(fields[1]) + Long.parseLong(fields[2]) + Long.parseLong(fields[3])
+						+ Long.parseLong(fields[6]) + Long.parseLong(fields[7]) + Long.parseLong(fields[8]);
+				total = busy + idle;
+			}
+			catch (IOException | RuntimeException ex) {
+				// not Linux
+			}
+			return new MachineCpu(busy, total, System.nanoTime(), processCpuNanos());
+		}
+
+		/**
+		 * Return the CPUs (0 to the CPU count) that other processes used since the given
+		 * reading, or -1 when unknown.
+		 */
+		double othersSince(MachineCpu previous) {
+			if (this.busy < 0 || previous.busy < 0 || this.total <= previous.total) {
+				return -1;
+			}
+			int cpus = Runtime.getRuntime().availableProcessors();
+			double machineCpus = (double) (this.busy - previous.busy) / (this.total - previous.total) * cpus;
+			double ownCpus = (double) (this.ownCpuNanos - previous.ownCpuNanos) / (this.wallNanos - previous.wallNanos);
+			return Math.max(0, machineCpus - ownCpus);
 		}
 
 	}
