@@ -102,6 +102,8 @@ public class VirtualManagedExecutor extends ManagedExecutor {
 		this.queue = super.getQueue();
 		this.corePoolSize = builder.corePoolSize();
 		this.maximumPoolSize = builder.maxPoolSize();
+		// A thread per task: per-thread totals would cost an allocation per task.
+		getPool().getRecorder().shareTotalsAmongShortLivedThreads();
 	}
 
 	private static Builder supported(Builder builder) {
