@@ -102,6 +102,9 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			.awaitTermination(true)
 			.awaitTerminationPeriod(pool.getAwaitTermination())
 			.build(ManagedTaskExecutor.class);
+		// Spring's own switch: the executor is handed a factory of virtual threads named
+		// after the pool, and makes a virtual pool of it.
+		executor.setVirtualThreads(pool.isVirtualThreads());
 		executor.setBounds(new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()));
 		executor.setRecorder(recorder(properties.getMeasurement()));
 		executor.setWeight(pool.getWeight());

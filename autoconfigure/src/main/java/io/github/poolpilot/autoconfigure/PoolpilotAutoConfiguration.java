@@ -8,6 +8,7 @@ import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
 import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
+import io.github.poolpilot.task.VirtualApplicationTaskExecutorPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,8 +17,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -46,6 +49,23 @@ public final class PoolpilotAutoConfiguration {
 		return new ExistingExecutorsPostProcessor(registry::getObject,
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
 				properties.getExistingExecutors().getQueueCapacity(),
+				properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
+	}
+
+	/**
+	 * With virtual threads, Spring Boot's applicationTaskExecutor is a
+	 * SimpleAsyncTaskExecutor: make it through Boot's builder as a managed one.
+	 */
+	@Bean
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	@ConditionalOnBooleanProperty(name = "poolpilot.existing-executors.enabled", matchIfMissing = true)
+	static VirtualApplicationTaskExecutorPostProcessor poolpilotVirtualApplicationTaskExecutorPostProcessor(
+			Environment environment) {
+		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
+		return new VirtualApplicationTaskExecutorPostProcessor(
+				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
+				properties.getExistingExecutors().getQueueCapacity(),
+				properties.getExistingExecutors().getMaxConcurrency(),
 				properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
 	}
 

@@ -1,11 +1,16 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.Collections;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.metrics.PoolMetrics;
+import io.github.poolpilot.task.ManagedSimpleAsyncTaskExecutor;
 import io.github.poolpilot.tuning.Tuner;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,11 +36,26 @@ public final class PoolpilotMetricsAutoConfiguration {
 
 	@Bean
 	SmartInitializingSingleton poolpilotMetricsBinder(PoolRegistry registry, ObjectProvider<Tuner> tuner,
-			ObjectProvider<MeterRegistry> meterRegistries) {
+			ObjectProvider<MeterRegistry> meterRegistries, ListableBeanFactory beanFactory) {
 		PoolMetrics metrics = new PoolMetrics(registry, tuner.getIfAvailable());
 		// The primary registry: a composite when there are several, so each meter is
 		// bound once and the timing listener feeds every registry.
-		return () -> meterRegistries.ifAvailable(metrics::bindTo);
+		return () -> meterRegistries.ifAvailable((meterRegistry) -> {
+			metrics.bindTo(meterRegistry);
+			bindExecutorMeters(beanFactory, meterRegistry);
+		});
+	}
+
+	/**
+	 * Spring Boot binds its executor.* meters to ThreadPoolTaskExecutor beans only: bind
+	 * the same ones, the same way, to the virtual-thread applicationTaskExecutor that
+	 * poolpilot manages, so that every managed pool has them.
+	 */
+	private static void bindExecutorMeters(ListableBeanFactory beanFactory, MeterRegistry meterRegistry) {
+		beanFactory.getBeansOfType(ManagedSimpleAsyncTaskExecutor.class, false, false)
+			.forEach((name, executor) -> new ExecutorServiceMetrics(executor.getManagedExecutor(), name,
+					Collections.emptyList())
+				.bindTo(meterRegistry));
 	}
 
 }

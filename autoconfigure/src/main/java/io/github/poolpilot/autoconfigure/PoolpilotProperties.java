@@ -181,9 +181,17 @@ public class PoolpilotProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Queue capacity given to an existing executor whose queue is unbounded.
+		 * Queue capacity given to an existing executor whose queue is unbounded, and to
+		 * Spring Boot's virtual-thread applicationTaskExecutor.
 		 */
 		private int queueCapacity = 1000;
+
+		/**
+		 * Largest number of tasks Spring Boot's virtual-thread applicationTaskExecutor
+		 * (spring.threads.virtual.enabled=true) may run at once, its max-threads, when
+		 * spring.task.execution.simple.concurrency-limit is not set.
+		 */
+		private int maxConcurrency = 200;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -199,6 +207,14 @@ public class PoolpilotProperties {
 
 		public void setQueueCapacity(int queueCapacity) {
 			this.queueCapacity = queueCapacity;
+		}
+
+		public int getMaxConcurrency() {
+			return this.maxConcurrency;
+		}
+
+		public void setMaxConcurrency(int maxConcurrency) {
+			this.maxConcurrency = maxConcurrency;
 		}
 
 	}
@@ -272,6 +288,13 @@ public class PoolpilotProperties {
 		private @Nullable Duration maxQueueWait;
 
 		/**
+		 * Whether each task runs on a virtual thread of its own, the pool's size (between
+		 * min-threads and max-threads) then being how many tasks may run at once. Needs
+		 * Java 21 or later.
+		 */
+		private boolean virtualThreads;
+
+		/**
 		 * Timeout and circuit breaking for the pool's tasks.
 		 */
 		private final Resilience resilience = new Resilience();
@@ -338,6 +361,14 @@ public class PoolpilotProperties {
 
 		public void setMaxQueueWait(@Nullable Duration maxQueueWait) {
 			this.maxQueueWait = maxQueueWait;
+		}
+
+		public boolean isVirtualThreads() {
+			return this.virtualThreads;
+		}
+
+		public void setVirtualThreads(boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
 		}
 
 		public Resilience getResilience() {

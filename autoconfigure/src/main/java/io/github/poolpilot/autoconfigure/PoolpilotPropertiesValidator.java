@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+import io.github.poolpilot.core.VirtualManagedExecutor;
 
 import org.springframework.util.ClassUtils;
 
@@ -36,6 +37,10 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.queue-capacity",
 					properties.getExistingExecutors().getQueueCapacity(),
 					"must be at least 1 (the queue is always bounded)");
+		}
+		if (properties.getExistingExecutors().getMaxConcurrency() < 1) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.max-concurrency",
+					properties.getExistingExecutors().getMaxConcurrency(), "must be at least 1");
 		}
 		if (properties.getMeasurement().getWindow().isNegative() || properties.getMeasurement().getWindow().isZero()) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
@@ -78,6 +83,11 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getAwaitTermination().isNegative()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", pool.getAwaitTermination(),
 					"must not be negative");
+		}
+		if (pool.isVirtualThreads() && !VirtualManagedExecutor.isSupported()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
+					"needs Java 21 or later, and this application runs on Java " + Runtime.version()
+							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
 		}
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null && (maxQueueWait.isNegative() || maxQueueWait.isZero())) {

@@ -87,7 +87,25 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		if (guard != null) {
 			admit(guard);
 		}
+		dispatch(task);
+	}
+
+	/**
+	 * Hand a task that was counted, wrapped and admitted to the threads: here, to
+	 * {@code ThreadPoolExecutor}'s own workers and queue.
+	 * @param task the task as it is to run
+	 */
+	void dispatch(Runnable task) {
 		super.execute(task);
+	}
+
+	/**
+	 * Refuse a task through the pool's counting rejection handler, as
+	 * {@code ThreadPoolExecutor} does when its queue is full or it is shut down.
+	 * @param task the task as it was to run
+	 */
+	final void reject(Runnable task) {
+		super.getRejectedExecutionHandler().rejectedExecution(task, this);
 	}
 
 	/**
@@ -164,7 +182,7 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 	 */
 	@Override
 	public List<Runnable> shutdownNow() {
-		List<Runnable> queued = super.shutdownNow();
+		List<Runnable> queued = stopNow();
 		this.recorder.tasksAbandoned(queued.size());
 		TaskGuard guard = this.recorder.guard();
 		if (guard != null) {
@@ -173,6 +191,16 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		List<Runnable> submitted = new ArrayList<>(queued.size());
 		queued.forEach((task) -> submitted.add(TimedTask.unwrap(task)));
 		return submitted;
+	}
+
+	/**
+	 * Stop taking and starting tasks, interrupt the running ones and return the queued
+	 * ones as they were queued: here, {@code ThreadPoolExecutor}'s own
+	 * {@code shutdownNow()}.
+	 * @return the tasks that never started
+	 */
+	List<Runnable> stopNow() {
+		return super.shutdownNow();
 	}
 
 	/**
@@ -226,6 +254,8 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		private PoolRecorder recorder;
 
 		private @Nullable UnaryOperator<Runnable> taskDecorator;
+
+		private boolean virtualThreads;
 
 		protected Builder(String name, PoolBounds bounds, int queueCapacity) {
 			if (queueCapacity < 1) {
@@ -319,21 +349,51 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		}
 
 		/**
-		 * Build the pool.
+		 * Set whether each task runs on a virtual thread of its own, the pool's maximum
+		 * size being a limit on how many run at once rather than a number of threads kept
+		 * (see {@link VirtualManagedExecutor}). Needs Java 21 or later.
+		 * @param virtualThreads whether the pool runs its tasks on virtual threads
+		 * @return this builder
+		 */
+		public Builder virtualThreads(boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
+			return this;
+		}
+
+		/**
+		 * Build the pool: a {@link VirtualManagedExecutor} when it runs its tasks on
+		 * virtual threads.
 		 * @return a new managed executor
 		 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
+		 * @throws UnsupportedOperationException if the pool is to run on virtual threads
+		 * and the JVM is older than Java 21
 		 */
 		public ManagedExecutor build() {
-			return new ManagedExecutor(this);
+			return this.virtualThreads ? new VirtualManagedExecutor(this) : new ManagedExecutor(this);
 		}
 
 		ThreadFactory threadFactory() {
 			if (this.threadFactory != null) {
 				return this.threadFactory;
 			}
-			AtomicInteger count = new AtomicInteger();
 			String prefix = this.name + "-";
+			if (this.virtualThreads) {
+				return VirtualThreads.factory(prefix);
+			}
+			AtomicInteger count = new AtomicInteger();
 			return (runnable) -> new Thread(runnable, prefix + count.incrementAndGet());
+		}
+
+		String name() {
+			return this.name;
+		}
+
+		int corePoolSize() {
+			return this.corePoolSize;
+		}
+
+		int maxPoolSize() {
+			return this.maxPoolSize;
 		}
 
 	}

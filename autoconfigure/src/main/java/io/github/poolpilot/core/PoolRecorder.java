@@ -96,6 +96,13 @@ public final class PoolRecorder {
 	private final Queue<WorkerTotals> workers = new ConcurrentLinkedQueue<>();
 
 	/**
+	 * Totals shared by the threads of a pool whose threads each run one task, striped so
+	 * that tasks running at once rarely add to the same; {@code null} while each thread
+	 * keeps its own.
+	 */
+	private volatile WorkerTotals @Nullable [] sharedTotals;
+
+	/**
 	 * Totals of worker threads that ended, guarded by this.
 	 */
 	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
@@ -240,8 +247,36 @@ public final class PoolRecorder {
 	 * @param thrown what the task threw, if anything
 	 */
 	public void untimedTaskFinished(Runnable task, @Nullable Throwable thrown) {
-		this.workerTotals.get()
-			.add((thrown != null || failedFuture(task)) ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
+		totals().add((thrown != null || failedFuture(task)) ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
+	}
+
+	/**
+	 * Count the tasks of threads that each run one task, as a virtual pool's do, in a few
+	 * shared totals rather than in totals of each thread's own: those cost a
+	 * {@code ThreadLocal} map, a padded array and a queue entry per task, and a look at
+	 * each in every snapshot. Call it before the pool takes tasks.
+	 */
+	void shareTotalsAmongShortLivedThreads() {
+		int stripes = Integer.highestOneBit(Math.max(2, this.processors * 2) * 2 - 1);
+		WorkerTotals[] shared = new WorkerTotals[stripes];
+		for (int i = 0; i < stripes; i++) {
+			shared[i] = WorkerTotals.shared();
+			this.workers.add(shared[i]);
+		}
+		this.sharedTotals = shared;
+	}
+
+	/**
+	 * Return the totals the current thread adds to.
+	 */
+	@SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
+	private WorkerTotals totals() {
+		WorkerTotals[] shared = this.sharedTotals;
+		if (shared == null) {
+			return this.workerTotals.get();
+		}
+		// Thread ids count up, so one task after another takes the next stripe.
+		return shared[(int) Thread.currentThread().getId() & (shared.length - 1)];
 	}
 
 	long now() {
@@ -264,7 +299,7 @@ public final class PoolRecorder {
 		long endedAt = this.clock.nanoTime();
 		long wait = Math.max(0, startedAt - submittedAt);
 		long serviceTime = Math.max(0, endedAt - startedAt);
-		WorkerTotals totals = this.workerTotals.get();
+		WorkerTotals totals = totals();
 		if (cpuStart >= 0) {
 			totals.add(WorkerTotals.SAMPLED_CPU_NANOS, Math.max(0, this.cpuClock.nanoTime() - cpuStart));
 			totals.add(WorkerTotals.SAMPLED_SERVICE_NANOS, serviceTime);

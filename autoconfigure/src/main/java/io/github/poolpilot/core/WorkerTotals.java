@@ -3,12 +3,18 @@ package io.github.poolpilot.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One worker thread's running totals for one pool, written by that thread alone and read
  * by the sampler. A single writer needs no atomic read-modify-write: each update is a
  * plain add published with a release store, read with an acquire load, so that a reader
  * that sees a task's end also sees everything counted before it; on x86 both cost what
  * plain accesses do.
+ * <p>
+ * A pool whose threads each run one task (a virtual pool) would make one of these per
+ * task; its threads share a few {@link #shared() shared} totals instead, updated with
+ * atomic adds.
  *
  * @author poolpilot authors
  */
@@ -39,11 +45,35 @@ final class WorkerTotals {
 
 	private final long[] values = new long[PADDING + FIELDS + PADDING];
 
-	private final Thread owner = Thread.currentThread();
+	/**
+	 * The only thread that writes, or {@code null} when threads share these totals.
+	 */
+	private final @Nullable Thread owner;
+
+	WorkerTotals() {
+		this(Thread.currentThread());
+	}
+
+	private WorkerTotals(@Nullable Thread owner) {
+		this.owner = owner;
+	}
+
+	/**
+	 * Return totals that any thread may add to.
+	 * @return new shared totals
+	 */
+	static WorkerTotals shared() {
+		return new WorkerTotals(null);
+	}
 
 	void add(int field, long amount) {
 		int index = PADDING + field;
-		VALUES.setRelease(this.values, index, this.values[index] + amount);
+		if (this.owner != null) {
+			VALUES.setRelease(this.values, index, this.values[index] + amount);
+		}
+		else {
+			VALUES.getAndAdd(this.values, index, amount);
+		}
 	}
 
 	long get(int field) {
@@ -52,10 +82,10 @@ final class WorkerTotals {
 
 	/**
 	 * Return whether the owning thread ended; once it has, every write it made is visible
-	 * to the caller.
+	 * to the caller. Shared totals never end.
 	 */
 	boolean ownerEnded() {
-		return !this.owner.isAlive();
+		return this.owner != null && !this.owner.isAlive();
 	}
 
 }

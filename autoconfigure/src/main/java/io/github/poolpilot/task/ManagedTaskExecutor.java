@@ -24,6 +24,7 @@ import io.github.poolpilot.core.PoolRecorder;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.TaskGuard;
 import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.core.VirtualManagedExecutor;
 
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.core.task.TaskRejectedException;
@@ -71,6 +72,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	private boolean prestartAllCoreThreads;
 
 	private boolean waitForTasksToCompleteOnShutdown;
+
+	private boolean virtualThreads;
 
 	private Duration awaitTermination = Duration.ZERO;
 
@@ -170,6 +173,19 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		this.prestartAllCoreThreads = prestartAllCoreThreads;
 	}
 
+	/**
+	 * Set whether each task runs on a virtual thread of its own (Java 21 or later): the
+	 * pool is then a {@link VirtualManagedExecutor}, whose sizes are a limit on how many
+	 * tasks run at once rather than a number of threads kept. Spring hands it a factory
+	 * of virtual threads named with the thread name prefix.
+	 * @param virtualThreads whether the pool runs its tasks on virtual threads
+	 */
+	@Override
+	public void setVirtualThreads(boolean virtualThreads) {
+		super.setVirtualThreads(virtualThreads);
+		this.virtualThreads = virtualThreads;
+	}
+
 	@Override
 	public void setWaitForTasksToCompleteOnShutdown(boolean waitForJobsToCompleteOnShutdown) {
 		super.setWaitForTasksToCompleteOnShutdown(waitForJobsToCompleteOnShutdown);
@@ -241,6 +257,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
 			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut)
 			.threadFactory(threadFactory)
+			.virtualThreads(this.virtualThreads)
 			.recorder(this.recorder.build());
 		TaskDecorator decorator = this.taskDecorator;
 		if (decorator != null) {
@@ -249,8 +266,22 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		// Spring's default AbortPolicy becomes one that throws PoolRejectedException.
 		builder.rejectionPolicy(rejectedExecutionHandler);
 		// Spring's own hooks pause the pool while the context stops and track running
-		// tasks for a graceful stop; keep them.
-		ManagedExecutor executor = new ManagedExecutor(builder) {
+		// tasks for a graceful stop; keep them. A virtual pool calls them around each
+		// task on its thread as ThreadPoolExecutor's workers do.
+		ManagedExecutor executor = this.virtualThreads ? new VirtualManagedExecutor(builder) {
+
+			@Override
+			protected void beforeExecute(Thread thread, Runnable task) {
+				ManagedTaskExecutor.this.beforeExecute(thread, task);
+			}
+
+			@Override
+			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+				super.afterExecute(task, thrown);
+				ManagedTaskExecutor.this.afterExecute(task, thrown);
+			}
+
+		} : new ManagedExecutor(builder) {
 
 			@Override
 			protected void beforeExecute(Thread thread, Runnable task) {

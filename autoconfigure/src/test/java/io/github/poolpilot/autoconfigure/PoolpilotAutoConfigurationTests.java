@@ -9,6 +9,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +35,7 @@ import org.springframework.core.task.TaskDecorator;
 import org.springframework.http.ProblemDetail;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -160,6 +163,31 @@ class PoolpilotAutoConfigurationTests {
 					.contains(setting.substring(setting.indexOf('=') + 1));
 				assertThat(analysis.getAction()).contains(key).contains(allowed);
 			});
+	}
+
+	@Test
+	@EnabledForJreRange(max = JRE.JAVA_20, disabledReason = "virtual threads exist from Java 21")
+	void virtualThreadsFailStartUpBeforeJava21NamingThePropertyAndTheRunningJava() {
+		this.runner.withPropertyValues("poolpilot.pools.talk.virtual-threads=true").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription())
+				.isEqualTo("Invalid poolpilot configuration: 'poolpilot.pools.talk.virtual-threads' is true.");
+			assertThat(analysis.getAction()).contains("'poolpilot.pools.talk.virtual-threads'")
+				.contains("needs Java 21 or later")
+				.contains("runs on Java " + Runtime.version());
+		});
+	}
+
+	@Test
+	@EnabledForJreRange(max = JRE.JAVA_20, disabledReason = "Spring Boot uses virtual threads from Java 21")
+	void beforeJava21SpringBootsPlatformExecutorIsManagedWhateverSpringThreadsVirtualEnabledSays() {
+		this.runner.withPropertyValues("spring.threads.virtual.enabled=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean("applicationTaskExecutor")).isInstanceOf(ThreadPoolTaskExecutor.class);
+			assertThat(context.getBean(PoolRegistry.class).get("applicationTaskExecutor")).isNotNull();
+		});
 	}
 
 	@Test

@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
@@ -29,6 +32,18 @@ class ManagedExecutorConservationTests {
 
 	private static final int TASKS_PER_PRODUCER = 5_000;
 
+	/**
+	 * Producers and the resizer get threads of their own: on Java 21+ with 2 CPUs,
+	 * {@code CompletableFuture.runAsync} shares one common-pool thread among them all,
+	 * which the resizer would keep until the producers end, so they never start.
+	 */
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	@AfterEach
+	void stopThreads() {
+		this.threads.shutdownNow();
+	}
+
 	@Test
 	void everySubmittedTaskIsCompletedFailedOrRejectedExactlyOnceWhileResizing() throws Exception {
 		ManagedExecutor pool = ManagedExecutor.builder("stress", new PoolBounds(1, 8), 50)
@@ -39,11 +54,13 @@ class ManagedExecutorConservationTests {
 		LongAdder threw = new LongAdder();
 		LongAdder rejectedSeen = new LongAdder();
 		AtomicBoolean producing = new AtomicBoolean(true);
-		CompletableFuture<Void> resizer = CompletableFuture.runAsync(() -> resizeRandomly(pool, producing));
+		CompletableFuture<Void> resizer = CompletableFuture.runAsync(() -> resizeRandomly(pool, producing),
+				this.threads);
 		List<CompletableFuture<Void>> producers = new ArrayList<>();
 		for (int p = 0; p < PRODUCERS; p++) {
 			long seed = p;
-			producers.add(CompletableFuture.runAsync(() -> produce(pool, seed, ran, threw, rejectedSeen)));
+			producers
+				.add(CompletableFuture.runAsync(() -> produce(pool, seed, ran, threw, rejectedSeen), this.threads));
 		}
 		CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
 		producing.set(false);

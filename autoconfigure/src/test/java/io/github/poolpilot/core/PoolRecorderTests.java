@@ -1,5 +1,7 @@
 package io.github.poolpilot.core;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.FutureTask;
 
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,46 @@ class PoolRecorderTests {
 		// Goetz: 2 CPUs · 1.0 · (1 + 3) = 8.
 		assertThat(law.recommendedThreads()).isEqualTo(8);
 		assertThat(snapshot.sizes()).isEqualTo(SIZES);
+	}
+
+	@Test
+	void sharedTotalsCountExactlyTheTasksOfManyShortLivedThreadsRunningAtOnce() throws InterruptedException {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).processors(2).build();
+		recorder.shareTotalsAmongShortLivedThreads();
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < 400; i++) {
+			boolean fails = i % 4 == 0;
+			Runnable task = recorder.accept(() -> {
+				this.clock.advanceMillis(1);
+				if (fails) {
+					throw new IllegalStateException("planned failure");
+				}
+			});
+			Runnable untimed = () -> recorder.untimedTaskFinished(() -> {
+			}, null);
+			Thread thread = new Thread(() -> {
+				try {
+					task.run();
+				}
+				catch (IllegalStateException ex) {
+					// counted as failed
+				}
+				untimed.run();
+			});
+			thread.start();
+			threads.add(thread);
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		// 400 timed tasks, a quarter failing, and 400 untimed ends (not submitted here).
+		assertThat(snapshot.tasks().completed()).isEqualTo(300 + 400);
+		assertThat(snapshot.tasks().failed()).isEqualTo(100);
+		assertThat(snapshot.windowCompletions()).isEqualTo(800);
+		assertThat(snapshot.serviceTime().meanMs()).isPositive();
+		assertThat(recorder.snapshot("talk", SIZES).tasks().completed()).as("shared totals are never folded twice")
+			.isEqualTo(700);
 	}
 
 	@Test

@@ -1,0 +1,312 @@
+package io.github.poolpilot.task;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRecorder;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.core.VirtualManagedExecutor;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.util.Assert;
+
+/**
+ * A {@link SimpleAsyncTaskExecutor}, the executor Spring Boot makes for
+ * {@code applicationTaskExecutor} when virtual threads are enabled, whose tasks go
+ * through a {@link VirtualManagedExecutor}: each still runs on a virtual thread of its
+ * own, made by this executor (so named with its thread name prefix), but at most the
+ * pool's limit at once, behind a bounded queue, measured, tuned and refused like any
+ * managed pool's.
+ * <p>
+ * It is configured like any {@code SimpleAsyncTaskExecutor}, through Boot's
+ * {@code SimpleAsyncTaskExecutorBuilder.build(ManagedSimpleAsyncTaskExecutor.class)}, and
+ * keeps its settings: the thread name prefix, virtual threads, the task decorator
+ * (applied when a task is submitted, on the submitting thread), the task termination
+ * timeout and whether remaining tasks are cancelled on close. Its concurrency limit, if
+ * any, becomes the pool's max-threads; callers are then never blocked by it, since a task
+ * beyond the limit waits in the queue or is refused.
+ *
+ * @author poolpilot authors
+ */
+public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor implements InitializingBean {
+
+	private static final Log logger = LogFactory.getLog(ManagedSimpleAsyncTaskExecutor.class);
+
+	private String poolName = "applicationTaskExecutor";
+
+	private @Nullable PoolBounds bounds;
+
+	private int queueCapacity = ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY;
+
+	private PoolRecorder.Builder recorder = PoolRecorder.builder();
+
+	private @Nullable PoolRegistry registry;
+
+	private TuningMode tuningMode = TuningMode.AUTO;
+
+	private @Nullable TaskDecorator taskDecorator;
+
+	private long taskTerminationTimeout;
+
+	private boolean cancelRemainingTasksOnClose;
+
+	private volatile @Nullable VirtualManagedExecutor managed;
+
+	/**
+	 * Set the pool's name ({@code applicationTaskExecutor} by default).
+	 * @param poolName the pool's name
+	 */
+	public void setPoolName(String poolName) {
+		this.poolName = poolName;
+	}
+
+	/**
+	 * Set the range the tuner and manual changes may move the pool's limit in (by default
+	 * from 1 to the concurrency limit, which must then be set).
+	 * @param bounds the bounds
+	 */
+	public void setBounds(PoolBounds bounds) {
+		this.bounds = bounds;
+	}
+
+	/**
+	 * Set the capacity of the queue in front of the limit.
+	 * @param queueCapacity the queue capacity, at least 1
+	 */
+	public void setQueueCapacity(int queueCapacity) {
+		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+		this.queueCapacity = queueCapacity;
+	}
+
+	/**
+	 * Set how the pool's tasks are measured.
+	 * @param recorder a recorder builder with the measurement settings
+	 */
+	public void setRecorder(PoolRecorder.Builder recorder) {
+		this.recorder = recorder;
+	}
+
+	/**
+	 * Set the registry the pool joins when it starts and leaves when it closes.
+	 * @param registry the registry
+	 */
+	public void setRegistry(PoolRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * Set who decides the pool's limit at first ({@code AUTO} by default).
+	 * @param tuningMode the initial tuning mode
+	 */
+	public void setTuningMode(TuningMode tuningMode) {
+		this.tuningMode = tuningMode;
+	}
+
+	@Override
+	public void setTaskDecorator(TaskDecorator taskDecorator) {
+		super.setTaskDecorator(taskDecorator);
+		this.taskDecorator = taskDecorator;
+	}
+
+	@Override
+	public void setTaskTerminationTimeout(long timeout) {
+		super.setTaskTerminationTimeout(timeout);
+		this.taskTerminationTimeout = timeout;
+	}
+
+	@Override
+	public void setCancelRemainingTasksOnClose(boolean cancelRemainingTasksOnClose) {
+		super.setCancelRemainingTasksOnClose(cancelRemainingTasksOnClose);
+		this.cancelRemainingTasksOnClose = cancelRemainingTasksOnClose;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		initialize();
+	}
+
+	/**
+	 * Start the managed pool, at its largest limit as the executor without a limit
+	 * allowed, and register it. Called once, by Spring or by hand.
+	 */
+	public void initialize() {
+		if (this.managed != null) {
+			return;
+		}
+		PoolBounds bounds = this.bounds;
+		if (bounds == null) {
+			Assert.state(getConcurrencyLimit() > 0, "Set a concurrency limit or the bounds of pool " + this.poolName);
+			bounds = new PoolBounds(1, getConcurrencyLimit());
+		}
+		ManagedExecutor.Builder builder = ManagedExecutor.builder(this.poolName, bounds, this.queueCapacity)
+			.sizes(bounds.maxThreads(), bounds.maxThreads())
+			.virtualThreads(true)
+			.threadFactory(this::newThread)
+			.recorder(this.recorder.build());
+		TaskDecorator decorator = this.taskDecorator;
+		if (decorator != null) {
+			builder.taskDecorator(decorator::decorate);
+		}
+		VirtualManagedExecutor executor = (VirtualManagedExecutor) builder.build();
+		executor.getPool().setTuningMode(this.tuningMode);
+		this.managed = executor;
+		if (this.registry != null) {
+			this.registry.register(executor.getPool());
+		}
+	}
+
+	/**
+	 * Return the managed pool behind this executor.
+	 * @return the managed executor
+	 * @throws IllegalStateException if the executor is not initialized yet
+	 */
+	public VirtualManagedExecutor getManagedExecutor() {
+		VirtualManagedExecutor managed = this.managed;
+		Assert.state(managed != null, "ManagedSimpleAsyncTaskExecutor not initialized");
+		return managed;
+	}
+
+	@Override
+	public boolean isActive() {
+		VirtualManagedExecutor managed = this.managed;
+		return (managed != null) ? !managed.isShutdown() : super.isActive();
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		VirtualManagedExecutor executor = getManagedExecutor();
+		try {
+			executor.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	/**
+	 * Execute the task as {@link #execute(Runnable)} does: a task beyond the limit waits
+	 * in the queue or is refused, whatever the start timeout.
+	 */
+	@Override
+	@Deprecated(since = "5.3.16")
+	public void execute(Runnable task, long startTimeout) {
+		execute(task);
+	}
+
+	@Override
+	public Future<?> submit(Runnable task) {
+		VirtualManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	@Override
+	public <T> Future<T> submit(Callable<T> task) {
+		VirtualManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	@Override
+	public CompletableFuture<Void> submitCompletable(Runnable task) {
+		return submitCompletable(() -> {
+			task.run();
+			return null;
+		});
+	}
+
+	/**
+	 * Submit a task whose result completes the returned future, the way {@code @Async}
+	 * methods returning a {@code CompletableFuture} are submitted: the pool counts a task
+	 * that threw as failed, and fails the future with its rejection if it refuses the
+	 * task after it was queued (max-queue-wait).
+	 */
+	@Override
+	public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
+		VirtualManagedExecutor executor = getManagedExecutor();
+		try {
+			return executor.submitCompletable(task);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new TaskRejectedException(executor, task, ex);
+		}
+	}
+
+	/**
+	 * Stop taking tasks and close as configured: with cancel-remaining-tasks-on-close,
+	 * cancel the queued tasks and interrupt the running ones at once; with a task
+	 * termination timeout, let queued and running tasks finish for that long, then do the
+	 * same; otherwise let them finish in the background, as
+	 * {@code SimpleAsyncTaskExecutor} lets its threads run on. What is cancelled is
+	 * counted as abandoned and logged, never dropped silently.
+	 */
+	@Override
+	public void close() {
+		VirtualManagedExecutor managed = this.managed;
+		if (managed == null || managed.isShutdown()) {
+			super.close();
+			return;
+		}
+		managed.shutdown();
+		if (this.cancelRemainingTasksOnClose) {
+			stopNow(managed, "was closed with cancel-remaining-tasks-on-close");
+		}
+		else if (this.taskTerminationTimeout > 0 && !awaitTermination(managed)) {
+			stopNow(managed, "did not finish within " + Duration.ofMillis(this.taskTerminationTimeout));
+		}
+		if (this.registry != null) {
+			this.registry.unregister(managed.getPool());
+		}
+		super.close();
+	}
+
+	private boolean awaitTermination(VirtualManagedExecutor managed) {
+		try {
+			return managed.awaitTermination(this.taskTerminationTimeout, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private void stopNow(VirtualManagedExecutor managed, String why) {
+		ManagedPool pool = managed.getPool();
+		int running = managed.getActiveCount();
+		List<Runnable> abandoned = managed.shutdownNow();
+		abandoned.forEach((task) -> {
+			if (task instanceof Future<?> future) {
+				future.cancel(true);
+			}
+		});
+		if (!abandoned.isEmpty() || running > 0) {
+			logger.warn("Pool '" + pool.getName() + "' " + why + ": cancelled " + abandoned.size()
+					+ " queued and interrupted " + running + " running tasks");
+		}
+	}
+
+}

@@ -1,0 +1,119 @@
+package io.github.poolpilot.task;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRecorder;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.TuningMode;
+
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.boot.task.SimpleAsyncTaskExecutorBuilder;
+import org.springframework.core.Ordered;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.type.MethodMetadata;
+
+/**
+ * Makes Spring Boot's {@code applicationTaskExecutor} a managed pool when Boot runs it on
+ * virtual threads ({@code spring.threads.virtual.enabled=true} on Java 21+), where Boot
+ * makes a {@link SimpleAsyncTaskExecutor} rather than a {@code ThreadPoolTaskExecutor}: a
+ * new virtual thread for every task, with no limit unless
+ * {@code spring.task.execution.simple.concurrency-limit} is set, and then callers
+ * blocked.
+ * <p>
+ * Boot's bean definition is kept, with its name, aliases and type, but its instance is
+ * made by Boot's own {@link SimpleAsyncTaskExecutorBuilder}, with every setting and
+ * customizer Boot applies, as a {@link ManagedSimpleAsyncTaskExecutor}: a
+ * {@code SimpleAsyncTaskExecutor} whose tasks go through a virtual managed pool. A
+ * wrapper around Boot's instance could not keep its task decorator, which it applies when
+ * a thread starts and which has no getter: a queued task's thread starts on another
+ * thread than the one that submitted it, so context propagation would capture the wrong
+ * thread's context.
+ *
+ * @author poolpilot authors
+ */
+public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryPostProcessor, Ordered {
+
+	/**
+	 * The name of Spring Boot's executor.
+	 */
+	public static final String BEAN_NAME = "applicationTaskExecutor";
+
+	private final Supplier<PoolRecorder.Builder> recorder;
+
+	private final Set<String> excluded;
+
+	private final int queueCapacity;
+
+	private final int maxConcurrency;
+
+	private final TuningMode tuningMode;
+
+	/**
+	 * Create a post-processor.
+	 * @param recorder the measurement settings
+	 * @param excluded bean names to leave alone
+	 * @param queueCapacity the capacity of the queue in front of the limit
+	 * @param maxConcurrency the largest limit when Boot sets no concurrency limit
+	 * @param tuningMode who decides the limit at first
+	 */
+	public VirtualApplicationTaskExecutorPostProcessor(Supplier<PoolRecorder.Builder> recorder,
+			Collection<String> excluded, int queueCapacity, int maxConcurrency, TuningMode tuningMode) {
+		this.recorder = recorder;
+		this.excluded = Set.copyOf(excluded);
+		this.queueCapacity = queueCapacity;
+		this.maxConcurrency = maxConcurrency;
+		this.tuningMode = tuningMode;
+	}
+
+	@Override
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		if (this.excluded.contains(BEAN_NAME) || !beanFactory.containsBeanDefinition(BEAN_NAME)) {
+			return;
+		}
+		BeanDefinition definition = beanFactory.getBeanDefinition(BEAN_NAME);
+		if (isBootsVirtualThreadExecutor(definition)) {
+			((AbstractBeanDefinition) definition).setInstanceSupplier(() -> create(beanFactory));
+		}
+	}
+
+	/**
+	 * Return whether the bean is the one Spring Boot's auto-configuration defines for
+	 * virtual threads, not an application's own executor of that name.
+	 */
+	private static boolean isBootsVirtualThreadExecutor(BeanDefinition definition) {
+		if (!(definition instanceof AnnotatedBeanDefinition annotated)
+				|| !(definition instanceof AbstractBeanDefinition)) {
+			return false;
+		}
+		MethodMetadata factoryMethod = annotated.getFactoryMethodMetadata();
+		return factoryMethod != null && factoryMethod.getDeclaringClassName().startsWith("org.springframework.boot.")
+				&& SimpleAsyncTaskExecutor.class.getName().equals(factoryMethod.getReturnTypeName());
+	}
+
+	private ManagedSimpleAsyncTaskExecutor create(ConfigurableListableBeanFactory beanFactory) {
+		SimpleAsyncTaskExecutorBuilder builder = beanFactory.getBeanProvider(SimpleAsyncTaskExecutorBuilder.class)
+			.getIfAvailable(() -> new SimpleAsyncTaskExecutorBuilder().virtualThreads(true));
+		ManagedSimpleAsyncTaskExecutor executor = builder.build(ManagedSimpleAsyncTaskExecutor.class);
+		int limit = executor.getConcurrencyLimit();
+		executor.setPoolName(BEAN_NAME);
+		executor.setBounds(new PoolBounds(1, (limit > 0) ? limit : this.maxConcurrency));
+		executor.setQueueCapacity(this.queueCapacity);
+		executor.setRecorder(this.recorder.get());
+		executor.setTuningMode(this.tuningMode);
+		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
+		return executor;
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+}
