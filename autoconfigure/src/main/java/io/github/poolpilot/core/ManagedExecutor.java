@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
@@ -191,6 +192,44 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 		List<Runnable> submitted = new ArrayList<>(queued.size());
 		queued.forEach((task) -> submitted.add(TimedTask.unwrap(task)));
 		return submitted;
+	}
+
+	/**
+	 * Remove a queued task, given as it was submitted. It is counted as abandoned, so
+	 * that the pool's counts still add up.
+	 * @param task the task
+	 * @return whether it was queued and is now removed
+	 */
+	@Override
+	public boolean remove(Runnable task) {
+		for (Runnable queued : getQueue()) {
+			if ((queued == task || TimedTask.unwrap(queued) == task) && super.remove(queued)) {
+				abandoned(queued);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Remove the queued tasks whose futures were cancelled, counting them as abandoned.
+	 */
+	@Override
+	public void purge() {
+		for (Runnable queued : getQueue()) {
+			if (TimedTask.unwrap(queued) instanceof Future<?> future && future.isCancelled() && super.remove(queued)) {
+				abandoned(queued);
+			}
+		}
+	}
+
+	private void abandoned(Runnable queued) {
+		if (queued instanceof TimedTask timed) {
+			timed.abandon();
+		}
+		else {
+			this.recorder.tasksAbandoned(1);
+		}
 	}
 
 	/**

@@ -171,6 +171,14 @@ final class TimedTask implements Runnable, Future<Object> {
 
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
+		abandon();
+		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
+	}
+
+	/**
+	 * Count this queued task as abandoned, once: it will not run.
+	 */
+	void abandon() {
 		if (STATE.compareAndSet(this, QUEUED, ABANDONED)) {
 			this.recorder.tasksAbandoned(1);
 			TaskGuard guard = this.recorder.guard();
@@ -178,7 +186,6 @@ final class TimedTask implements Runnable, Future<Object> {
 				guard.notRun();
 			}
 		}
-		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
 	}
 
 	@Override

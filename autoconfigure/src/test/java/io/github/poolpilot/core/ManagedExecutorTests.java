@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.core.PoolRejectedException.Reason;
 import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
@@ -83,6 +85,32 @@ class ManagedExecutorTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
 				.isEqualTo(new TaskCounts(2, 1, 1, 0, 0)));
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 1, 1_000_000 })
+	void aRemovedOrPurgedTaskIsCountedAsAbandoned(int timingSampleEvery) {
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+			.recorder(PoolRecorder.builder().timingSampleEvery(timingSampleEvery).build())
+			.build());
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		Runnable removed = () -> {
+		};
+		pool.execute(removed);
+		Future<?> cancelled = pool.submit(() -> {
+		});
+		pool.execute(() -> {
+		});
+		assertThat(pool.remove(removed)).isTrue();
+		assertThat(pool.remove(removed)).isFalse();
+		cancelled.cancel(false);
+		pool.purge();
+		assertThat(pool.getQueue()).hasSize(1);
+		this.release.countDown();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(4, 2, 0, 0, 2)));
 	}
 
 	@Test
