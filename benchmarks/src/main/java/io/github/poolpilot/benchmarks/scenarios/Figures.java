@@ -87,14 +87,16 @@ final class Figures {
 
 	/**
 	 * The seconds from a pool's last load until its live threads were down to a number,
-	 * or -1 when that did not happen before the series ended.
+	 * or -1 when that did not happen before the run's end (the pools' teardown after it
+	 * does not count).
 	 * @param liveThreads the pool's most live threads in each second
 	 * @param loadEnd the second its last load ended
 	 * @param threads the number to give back down to
+	 * @param runEnd the second the run ended
 	 * @return the seconds, or -1
 	 */
-	static int giveBackSeconds(int[] liveThreads, int loadEnd, int threads) {
-		for (int second = loadEnd; second < liveThreads.length; second++) {
+	static int giveBackSeconds(int[] liveThreads, int loadEnd, int threads, int runEnd) {
+		for (int second = loadEnd; second < Math.min(runEnd, liveThreads.length); second++) {
 			if (liveThreads[second] <= threads) {
 				return second - loadEnd;
 			}

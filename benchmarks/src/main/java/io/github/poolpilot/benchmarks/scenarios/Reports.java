@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.github.poolpilot.benchmarks.scenarios.RunResult.PoolSeries;
 import io.github.poolpilot.benchmarks.scenarios.TaskLog.PerSecond;
@@ -62,15 +65,50 @@ final class Reports {
 	}
 
 	/**
-	 * Write {@code summary.csv} for the scenarios run.
+	 * Write {@code summary.csv}: the rows of the scenarios run, and the rows an earlier
+	 * run left there of the scenarios not run this time, in scenario order.
 	 * @param rows the rows, scenario by scenario
 	 * @param directory the directory to write to
-	 * @return the file written
+	 * @return the scenarios whose rows were kept from the earlier run
 	 * @throws IOException if it cannot be written
 	 */
-	static Path writeSummary(List<Summary.Row> rows, Path directory) throws IOException {
+	static List<String> writeSummary(List<Summary.Row> rows, Path directory) throws IOException {
 		Files.createDirectories(directory);
-		return write(directory.resolve("summary.csv"), Summary.HEADER, rows.stream().map(Summary.Row::toCsv).toList());
+		Path file = directory.resolve("summary.csv");
+		List<String> earlier = Files.exists(file) ? Files.readAllLines(file) : List.of();
+		List<String> lines = merged(earlier, rows.stream().map(Summary.Row::toCsv).toList());
+		write(file, Summary.HEADER, lines);
+		Set<String> run = new TreeSet<>();
+		rows.forEach((row) -> run.add(row.scenario()));
+		Set<String> kept = new TreeSet<>();
+		lines.stream().map(Reports::scenario).filter((scenario) -> !run.contains(scenario)).forEach(kept::add);
+		return List.copyOf(kept);
+	}
+
+	/**
+	 * Merge the lines of a new summary into an earlier one (its header first, or
+	 * nothing): a scenario's new lines replace all its earlier ones, and the scenarios
+	 * keep the order of their names. An earlier file with another header is ignored.
+	 */
+	static List<String> merged(List<String> earlier, List<String> lines) {
+		Set<String> replaced = new TreeSet<>();
+		lines.forEach((line) -> replaced.add(scenario(line)));
+		List<String> merged = new ArrayList<>();
+		if (!earlier.isEmpty() && earlier.get(0).equals(Summary.HEADER)) {
+			earlier.stream()
+				.skip(1)
+				.filter((line) -> !line.isBlank() && !replaced.contains(scenario(line)))
+				.forEach(merged::add);
+		}
+		merged.addAll(lines);
+		// A stable sort: each scenario's strategies stay in the order they ran.
+		merged.sort(Comparator.comparing(Reports::scenario));
+		return merged;
+	}
+
+	private static String scenario(String line) {
+		int comma = line.indexOf(',');
+		return (comma < 0) ? line : line.substring(0, comma);
 	}
 
 	static List<String> series(ScenarioResult result) {

@@ -69,7 +69,7 @@ record ScenarioResult(Scenario scenario, List<Sweep.Point> sweep, Sweep.@Nullabl
 	static int giveBackSeconds(Scenario scenario, RunResult run, int pool) {
 		PoolSpec spec = scenario.pools().get(pool);
 		return Figures.giveBackSeconds(run.pools().get(pool).liveMax(), loadEnd(spec, scenario.seconds()),
-				spec.bounds().minThreads());
+				spec.bounds().minThreads(), scenario.seconds());
 	}
 
 	/**

@@ -34,6 +34,12 @@ public final class ScenarioRunner {
 	 */
 	private static final long PAUSE_MILLIS = 1000;
 
+	/**
+	 * The share of the cores other processes may use, on average over a measured window,
+	 * before a run is flagged as disturbed.
+	 */
+	private static final double DISTURBED = 0.05;
+
 	private final PrintStream out;
 
 	private final Path directory;
@@ -108,9 +114,13 @@ public final class ScenarioRunner {
 			List<Path> files = Reports.write(result, this.directory);
 			report(result, scenarioRows, files);
 		}
-		Path summary = Reports.writeSummary(rows, this.directory);
+		List<String> kept = Reports.writeSummary(rows, this.directory);
 		this.out.println();
-		this.out.println("Summary (" + summary + "):");
+		this.out.println("Summary (" + this.directory.resolve("summary.csv") + "):");
+		if (!kept.isEmpty()) {
+			this.out.println("(summary.csv also keeps the rows of " + String.join(", ", kept)
+					+ " from an earlier run; only these ran now)");
+		}
 		printTable(rows);
 		this.out.printf(Locale.ROOT, "%nall scenarios took %.0f s%n", seconds(began));
 	}
@@ -196,13 +206,15 @@ public final class ScenarioRunner {
 		int maxSize = Arrays.stream(sizes).max().orElse(0);
 		double processCpu = mean(run.processCpu(), scenario.measured());
 		double machineCpu = mean(run.machineCpu(), scenario.measured());
+		double others = Math.max(0, machineCpu - processCpu);
 		return String.format(Locale.ROOT,
 				"X %.1f/s  p99 %.2f ms  rejected %d  never completed %d  size %d->%d (max %d)  live max %d  "
-						+ "settle %s s  changes %.2f/min  cpu %.0f%% (machine %.0f%%)  took %.1f s",
+						+ "settle %s s  changes %.2f/min  cpu: this process %.0f%%, other processes %.0f%%%s  took %.1f s",
 				figures.throughput(), figures.p99Ms(), run.log().rejected(-1, new Window(0, scenario.seconds())),
 				run.log().neverCompleted(), sizes[0], sizes[Math.min(scenario.seconds(), sizes.length) - 1], maxSize,
 				figures.maxLiveThreads(), (figures.settleSeconds() != null) ? figures.settleSeconds() : "-",
-				figures.changesPerMinute(), 100 * processCpu, 100 * machineCpu, run.wallSeconds());
+				figures.changesPerMinute(), 100 * processCpu, 100 * others, (others > DISTURBED) ? " (DISTURBED)" : "",
+				run.wallSeconds());
 	}
 
 	private void report(ScenarioResult result, List<Summary.Row> rows, List<Path> files) {

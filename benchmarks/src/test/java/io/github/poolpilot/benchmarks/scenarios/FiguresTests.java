@@ -75,9 +75,15 @@ class FiguresTests {
 	@Test
 	void givingBackIsTimedFromTheEndOfTheLoadToTheFirstSecondAtTheMinimum() {
 		int[] live = { 30, 38, 38, 38, 20, 5, 1, 1 };
-		assertThat(Figures.giveBackSeconds(live, 3, 1)).isEqualTo(3);
-		assertThat(Figures.giveBackSeconds(live, 3, 5)).isEqualTo(2);
-		assertThat(Figures.giveBackSeconds(new int[] { 8, 8, 8 }, 1, 1)).isEqualTo(-1);
+		assertThat(Figures.giveBackSeconds(live, 3, 1, 8)).isEqualTo(3);
+		assertThat(Figures.giveBackSeconds(live, 3, 5, 8)).isEqualTo(2);
+		assertThat(Figures.giveBackSeconds(new int[] { 8, 8, 8 }, 1, 1, 3)).isEqualTo(-1);
+	}
+
+	@Test
+	void threadsEndingInTheTeardownAfterTheRunAreNotGivenBack() {
+		int[] live = { 30, 30, 30, 30, 0 };
+		assertThat(Figures.giveBackSeconds(live, 1, 1, 4)).isEqualTo(-1);
 	}
 
 }
