@@ -74,15 +74,19 @@ final class Figures {
 	}
 
 	/**
-	 * How far the size went beyond where it ended in a window, as a share of the end
-	 * size: 0 when it never went beyond.
+	 * How far the size went beyond where it ended in a window in which it grew, as a
+	 * share of the end size: 0 when it never went beyond, NaN when it ended below where
+	 * it started (a step down has no overshoot).
 	 * @param sizes the size in each second of the run
 	 * @param window the window
 	 * @return the overshoot, 0.5 for 50 %
 	 */
 	static double overshoot(int[] sizes, Window window) {
 		int end = sizes[Math.min(window.to(), sizes.length) - 1];
-		return (end <= 0) ? 0 : Math.max(0, (double) (max(sizes, window) - end) / end);
+		if (end <= 0 || end < sizes[window.from()]) {
+			return Double.NaN;
+		}
+		return Math.max(0, (double) (max(sizes, window) - end) / end);
 	}
 
 	/**

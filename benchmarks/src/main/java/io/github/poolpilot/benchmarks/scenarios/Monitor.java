@@ -159,7 +159,7 @@ final class Monitor {
 	 * Return the machine's total and idle (idle + iowait) CPU ticks, or {@code null}
 	 * where {@code /proc/stat} cannot be read.
 	 */
-	private static long @Nullable [] machineTicks() {
+	static long @Nullable [] machineTicks() {
 		try {
 			String line = Files.readAllLines(PROC_STAT).get(0);
 			String[] fields = line.trim().split("\\s+");

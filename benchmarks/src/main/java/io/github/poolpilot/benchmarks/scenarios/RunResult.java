@@ -33,6 +33,24 @@ record RunResult(String strategy, int seconds, TaskLog log, List<PoolSeries> poo
 	}
 
 	/**
+	 * The share of the machine's cores that other processes used, on average over a
+	 * window: what the whole machine used less what this process used.
+	 * @param window the seconds
+	 * @return the share, 0 when unknown
+	 */
+	double otherProcessesCpu(Window window) {
+		double sum = 0;
+		int count = 0;
+		for (int second = window.from(); second < Math.min(window.to(), this.seconds); second++) {
+			if (!Double.isNaN(this.machineCpu[second]) && !Double.isNaN(this.processCpu[second])) {
+				sum += Math.max(0, this.machineCpu[second] - this.processCpu[second]);
+				count++;
+			}
+		}
+		return (count > 0) ? sum / count : 0;
+	}
+
+	/**
 	 * The sizes of all pools together, per second.
 	 * @return the summed sizes
 	 */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,16 +41,23 @@ public final class ScenarioRunner {
 	 */
 	private static final double DISTURBED = 0.05;
 
+	private static final int QUIET_SECONDS = 10;
+
+	private static final int QUIET_WAIT_MINUTES = 10;
+
 	private final PrintStream out;
 
 	private final Path directory;
 
 	private final List<String> strategies;
 
-	private ScenarioRunner(PrintStream out, Path directory, List<String> strategies) {
+	private final int retries;
+
+	private ScenarioRunner(PrintStream out, Path directory, List<String> strategies, int retries) {
 		this.out = out;
 		this.directory = directory;
 		this.strategies = strategies;
+		this.retries = retries;
 	}
 
 	/**
@@ -62,13 +70,18 @@ public final class ScenarioRunner {
 		List<Scenario> scenarios = new ArrayList<>();
 		Path directory = defaultDirectory();
 		List<String> strategies = Strategy.NAMES;
+		int retries = 0;
 		try {
 			for (int i = 0; i < args.length; i++) {
 				switch (args[i]) {
 					case "--out" -> directory = Path.of(args[++i]);
 					case "--strategies" -> strategies = Arrays.asList(args[++i].split(","));
+					case "--retries" -> retries = Integer.parseInt(args[++i]);
 					case "-h", "--help" -> {
-						System.out.println("Usage: scenarios [S1 ... S6] [--out DIRECTORY] [--strategies NAME,...]");
+						System.out.println(
+								"Usage: scenarios [S1 ... S6] [--out DIRECTORY] [--strategies NAME,...] [--retries N]");
+						System.out.println("--retries N: run a run that other processes disturbed again, up to N times,"
+								+ " once the machine is quiet");
 						System.out.println("Strategies: " + String.join(", ", Strategy.NAMES));
 						return 0;
 					}
@@ -84,7 +97,7 @@ public final class ScenarioRunner {
 			scenarios = Scenarios.all();
 		}
 		try {
-			new ScenarioRunner(System.out, directory, strategies).runAll(scenarios);
+			new ScenarioRunner(System.out, directory, strategies, retries).runAll(scenarios);
 			return 0;
 		}
 		catch (IOException ex) {
@@ -168,10 +181,9 @@ public final class ScenarioRunner {
 				continue;
 			}
 			this.out.printf(Locale.ROOT, "-- %s: %s%n", strategy.name(), strategy.description());
-			RunResult run = Runs.run(scenario, schedule, scenario.seconds(), strategy, this.out::println);
+			RunResult run = runUndisturbed(scenario, schedule, scenario.seconds(), strategy, this.out::println,
+					(attempt) -> this.out.println("   " + line(scenario, attempt)));
 			runs.add(run);
-			this.out.println("   " + line(scenario, run));
-			pause();
 		}
 		return new ScenarioResult(scenario, points, best, runs, seconds(began));
 	}
@@ -185,19 +197,67 @@ public final class ScenarioRunner {
 		this.out.printf(Locale.ROOT, "-- sweep of static sizes %s, %d s each, judged over %s%n",
 				Arrays.toString(plan.sizes()), plan.seconds(), plan.window());
 		for (int size : plan.sizes()) {
-			RunResult run = Runs.run(scenario, schedule, plan.seconds(),
+			RunResult run = runUndisturbed(scenario, schedule, plan.seconds(),
 					Strategy.fixed("static-" + size, new int[] { size }), (line) -> {
-					});
-			Sweep.Point point = new Sweep.Point(size, run.log().throughput(-1, plan.window()),
-					run.log().p99Ms(-1, plan.window()));
-			points.add(point);
-			this.out.printf(Locale.ROOT, "   static %2d: %7.1f/s  p99 %8.2f ms  rejected %d%n", size,
-					point.throughput(), point.p99Ms(), run.log().rejected(-1, plan.window()));
-			pause();
+					},
+					(attempt) -> this.out.printf(Locale.ROOT,
+							"   static %2d: %7.1f/s  p99 %8.2f ms  rejected %d  other processes %.0f%%%n", size,
+							attempt.log().throughput(-1, plan.window()), attempt.log().p99Ms(-1, plan.window()),
+							attempt.log().rejected(-1, plan.window()),
+							100 * attempt.otherProcessesCpu(new Window(0, plan.seconds()))));
+			points.add(
+					new Sweep.Point(size, run.log().throughput(-1, plan.window()), run.log().p99Ms(-1, plan.window())));
 		}
 		Sweep.Point best = Sweep.best(points);
 		this.out.println("   best static size: " + best.size());
 		return best;
+	}
+
+	/**
+	 * Run a strategy; when other processes used more than {@value #DISTURBED} of the
+	 * cores on average during it, wait until the machine is quiet and run it again, up to
+	 * the allowed retries. Every attempt is reported; the last one counts.
+	 */
+	private RunResult runUndisturbed(Scenario scenario, Schedule schedule, int seconds, Strategy strategy,
+			Consumer<String> console, Consumer<RunResult> report) {
+		for (int attempt = 0;; attempt++) {
+			RunResult run = Runs.run(scenario, schedule, seconds, strategy, console);
+			report.accept(run);
+			pause();
+			double others = run.otherProcessesCpu(new Window(0, seconds));
+			if (others <= DISTURBED || attempt >= this.retries) {
+				return run;
+			}
+			this.out.printf(Locale.ROOT,
+					"   disturbed (other processes used %.0f%% of the cores): waiting for a quiet machine, then again%n",
+					100 * others);
+			waitForQuiet();
+		}
+	}
+
+	/**
+	 * Wait until the machine's cores were less than {@value #DISTURBED} busy for
+	 * {@value #QUIET_SECONDS} seconds in a row (nothing of this process runs meanwhile),
+	 * for at most {@value #QUIET_WAIT_MINUTES} minutes.
+	 */
+	private void waitForQuiet() {
+		long began = System.nanoTime();
+		long deadline = began + QUIET_WAIT_MINUTES * 60 * Runs.SECOND;
+		int quiet = 0;
+		long[] last = Monitor.machineTicks();
+		while (quiet < QUIET_SECONDS && System.nanoTime() < deadline && last != null) {
+			sleep(1000);
+			long[] now = Monitor.machineTicks();
+			if (now == null) {
+				break;
+			}
+			long total = now[0] - last[0];
+			double busy = (total > 0) ? (double) (total - (now[1] - last[1])) / total : 0;
+			quiet = (busy < DISTURBED) ? quiet + 1 : 0;
+			last = now;
+		}
+		this.out.printf(Locale.ROOT, "   %s after %.0f s%n",
+				(quiet >= QUIET_SECONDS) ? "quiet" : "still not quiet, running anyway", seconds(began));
 	}
 
 	private String line(Scenario scenario, RunResult run) {
@@ -205,8 +265,7 @@ public final class ScenarioRunner {
 		int[] sizes = run.totalSize();
 		int maxSize = Arrays.stream(sizes).max().orElse(0);
 		double processCpu = mean(run.processCpu(), scenario.measured());
-		double machineCpu = mean(run.machineCpu(), scenario.measured());
-		double others = Math.max(0, machineCpu - processCpu);
+		double others = run.otherProcessesCpu(new Window(0, scenario.seconds()));
 		return String.format(Locale.ROOT,
 				"X %.1f/s  p99 %.2f ms  rejected %d  never completed %d  size %d->%d (max %d)  live max %d  "
 						+ "settle %s s  changes %.2f/min  cpu: this process %.0f%%, other processes %.0f%%%s  took %.1f s",
@@ -251,8 +310,12 @@ public final class ScenarioRunner {
 
 	private static void pause() {
 		System.gc();
+		sleep(PAUSE_MILLIS);
+	}
+
+	private static void sleep(long millis) {
 		try {
-			Thread.sleep(PAUSE_MILLIS);
+			Thread.sleep(millis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

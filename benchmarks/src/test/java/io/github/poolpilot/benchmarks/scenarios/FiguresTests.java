@@ -69,6 +69,8 @@ class FiguresTests {
 		int[] sizes = { 2, 8, 20, 25, 20, 20 };
 		assertThat(Figures.overshoot(sizes, new Window(0, 6))).isCloseTo(0.25, within(1e-9));
 		assertThat(Figures.overshoot(new int[] { 2, 4, 8 }, new Window(0, 3))).isZero();
+		// A step down has none.
+		assertThat(Figures.overshoot(new int[] { 22, 22, 6 }, new Window(0, 3))).isNaN();
 		assertThat(Figures.max(sizes, new Window(0, 3))).isEqualTo(20);
 	}
 
