@@ -1,0 +1,149 @@
+package io.github.poolpilot.benchmarks.scenarios;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
+
+import io.github.poolpilot.core.PoolBounds;
+
+/**
+ * The six tuning scenarios of DESIGN.md §5, with the workloads of the simulator's
+ * {@code PoolSimulationTests}, shortened so that each strategy's run stays under a
+ * minute.
+ *
+ * @author poolpilot authors
+ */
+final class Scenarios {
+
+	/**
+	 * S1: 2 ms of CPU per task; 2 cores serve 1000/s.
+	 */
+	static final Workload CPU_BOUND = new Workload(2, 0, 0, 0);
+
+	/**
+	 * S2, S4: 2 ms of CPU and 18 ms of blocking per task, each within about 10 %.
+	 */
+	static final Workload BLOCKING = new Workload(2, 18, 0.1, 0);
+
+	/**
+	 * S3: a 20 ms call through a downstream that admits 8 calls at a time (400/s at
+	 * most).
+	 */
+	static final Workload DOWNSTREAM = new Workload(0, 20, 0, 8);
+
+	/**
+	 * S5: a 20 ms call, within about 10 %, and almost no CPU.
+	 */
+	static final Workload CALL = new Workload(0, 20, 0.1, 0);
+
+	/**
+	 * S6: S2's means with lognormal times of shape 1.
+	 */
+	static final Workload LOGNORMAL = new Workload(2, 18, 1, 0);
+
+	static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	static final int QUEUE_CAPACITY = 600;
+
+	private Scenarios() {
+	}
+
+	/**
+	 * Return every scenario, in order.
+	 * @return S1 to S6
+	 */
+	static List<Scenario> all() {
+		return List.of(s1(), s2(), s3(), s4(), s5(), s6());
+	}
+
+	/**
+	 * Return the scenario of the given name.
+	 * @param id {@code S1} to {@code S6}, in any case
+	 * @return the scenario
+	 * @throws IllegalArgumentException for an unknown name
+	 */
+	static Scenario named(String id) {
+		return all().stream()
+			.filter((scenario) -> scenario.id().equalsIgnoreCase(id))
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException(
+					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6"));
+	}
+
+	static Scenario s1() {
+		DoubleUnaryOperator load = constant(1200);
+		return onePool("S1", "2 ms CPU per task at 1200/s, 1.2 x what 2 cores serve", 1, CPU_BOUND, load, 2, 20,
+				sweep(new int[] { 1, 2, 3, 4, 6, 8 }, load));
+	}
+
+	static Scenario s2() {
+		DoubleUnaryOperator load = constant(300);
+		return onePool("S2", "2 ms CPU + 18 ms blocking per task at 300/s", 2, BLOCKING, load, 2, 20,
+				sweep(new int[] { 6, 8, 10, 12, 16, 24 }, load));
+	}
+
+	static Scenario s3() {
+		DoubleUnaryOperator load = constant(600);
+		return onePool("S3", "20 ms calls through a downstream admitting 8, offered 600/s (1.5 x its 400/s)", 3,
+				DOWNSTREAM, load, 4, 30, sweep(new int[] { 4, 6, 8, 10, 12, 16 }, load));
+	}
+
+	static Scenario s4() {
+		DoubleUnaryOperator load = (second) -> (second < 15) ? 100 : (second < 35) ? 600 : 100;
+		PoolSpec pool = new PoolSpec("pool", BLOCKING, load, BOUNDS, 2, 1, QUEUE_CAPACITY);
+		List<Phase> steps = List.of(new Phase("100/s", new Window(0, 15), List.of("pool")),
+				new Phase("600/s", new Window(15, 35), List.of("pool")),
+				new Phase("100/s again", new Window(35, 50), List.of("pool")));
+		return new Scenario("S4", "S2's tasks with the load stepping 100 -> 600 -> 100/s (15 s, 20 s, 15 s)", 4,
+				List.of(pool), 50, new Window(5, 50), List.of(new Window(15, 35), new Window(35, 50)),
+				List.of(new Window(20, 35), new Window(40, 50)), steps,
+				sweep(new int[] { 12, 14, 16, 20, 24, 32 }, constant(600)), null, null);
+	}
+
+	static Scenario s5() {
+		PoolBounds bounds = new PoolBounds(1, 60);
+		PoolSpec a = new PoolSpec("a", CALL, (second) -> (second < 30) ? 1800 : 0, bounds, 10, 6, QUEUE_CAPACITY);
+		PoolSpec b = new PoolSpec("b", CALL,
+				(second) -> (second >= 15 && second < 30) ? 300 : (second >= 30 && second < 40) ? 900 : 0, bounds, 1, 1,
+				QUEUE_CAPACITY);
+		PoolSpec c = new PoolSpec("c", CALL, (second) -> (second >= 15 && second < 30) ? 300 : 0, bounds, 1, 1,
+				QUEUE_CAPACITY);
+		List<Phase> phases = List.of(new Phase("A alone", new Window(0, 15), List.of("a")),
+				new Phase("all busy", new Window(15, 30), List.of("a", "b", "c")),
+				new Phase("B burst", new Window(30, 40), List.of("b")),
+				new Phase("idle", new Window(40, 60), List.of()));
+		return new Scenario("S5",
+				"3 pools sharing 40 threads, weights 6/1/1: A alone at 1800/s, all busy (B, C at 300/s), B burst at 900/s, idle",
+				5, List.of(a, b, c), 60, new Window(5, 40), List.of(), List.of(new Window(0, 60)), phases, null,
+				new int[] { 30, 5, 5 }, 40);
+	}
+
+	static Scenario s6() {
+		DoubleUnaryOperator load = (second) -> (((int) second / 4) % 2 == 0) ? 420 : 0;
+		return new Scenario("S6", "S2 at 70 % load: lognormal times (sigma 1), 4 s at 420/s then 4 s idle", 6,
+				List.of(new PoolSpec("pool", LOGNORMAL, load, BOUNDS, 2, 1, QUEUE_CAPACITY)), 56, new Window(16, 56),
+				List.of(new Window(0, 56)), List.of(new Window(16, 56)), List.of(),
+				new SweepPlan(new int[] { 8, 10, 12, 16, 24, 32 }, 8, new Window(0, 8), load), null, null);
+	}
+
+	private static Scenario onePool(String id, String title, long seed, Workload workload, DoubleUnaryOperator load,
+			int startSize, int seconds, SweepPlan sweep) {
+		PoolSpec pool = new PoolSpec("pool", workload, load, BOUNDS, startSize, 1, QUEUE_CAPACITY);
+		return new Scenario(id, title, seed, List.of(pool), seconds, new Window(5, seconds),
+				List.of(new Window(0, seconds)), List.of(new Window(5, seconds)), List.of(), sweep, null, null);
+	}
+
+	private static SweepPlan sweep(int[] sizes, DoubleUnaryOperator load) {
+		return new SweepPlan(sizes, 4, new Window(1, 4), load);
+	}
+
+	private static DoubleUnaryOperator constant(double rate) {
+		return (second) -> rate;
+	}
+
+	static String describe(Scenario scenario) {
+		return String.format(Locale.ROOT, "%s: %s; %d s per strategy, measured %s", scenario.id(), scenario.title(),
+				scenario.seconds(), scenario.measured());
+	}
+
+}

@@ -1,0 +1,344 @@
+package io.github.poolpilot.benchmarks.scenarios;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
+
+import com.netflix.concurrency.limits.Limiter;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+
+import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.core.NanoClock;
+import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.core.PoolSnapshot;
+import io.github.poolpilot.tuning.Tuner;
+
+/**
+ * A way of sizing a scenario's pools, set up afresh for each run.
+ *
+ * @param name the strategy's name, as in {@code summary.csv}
+ * @param description how its pools are sized, in a few words
+ * @param factory what makes its pools
+ * @author poolpilot authors
+ */
+record Strategy(String name, String description, Factory factory) {
+
+	static final String BEST_STATIC = "best-static";
+
+	static final String STATIC_SHARES = "static-shares";
+
+	static final String GOETZ_STATIC = "goetz-static";
+
+	static final String SPRING_DEFAULT = "spring-default";
+
+	static final String POOLPILOT_NO_GUARD = "poolpilot-no-guard";
+
+	static final String GRADIENT2 = "gradient2";
+
+	static final String POOLPILOT = "poolpilot";
+
+	/**
+	 * The order the strategies of a scenario run in.
+	 */
+	static final List<String> NAMES = List.of(BEST_STATIC, STATIC_SHARES, GOETZ_STATIC, SPRING_DEFAULT,
+			POOLPILOT_NO_GUARD, GRADIENT2, POOLPILOT);
+
+	/**
+	 * Goetz's formula has no bound without CPU time: its size is capped here.
+	 */
+	static final int GOETZ_CAP = 64;
+
+	/**
+	 * Spring Boot's {@code spring.task.execution.pool.core-size} default.
+	 */
+	static final int SPRING_CORE_SIZE = 8;
+
+	/**
+	 * The pool behind the Gradient2 limiter, as large as the limiter's own maximum.
+	 */
+	static final int GRADIENT2_POOL_SIZE = 200;
+
+	/**
+	 * The same poolpilot measuring on every managed pool, static or tuned: a window a
+	 * second.
+	 */
+	static final Duration WINDOW = Duration.ofSeconds(1);
+
+	Deployment deploy(Scenario scenario, Consumer<String> console) {
+		return this.factory.deploy(scenario, console);
+	}
+
+	/**
+	 * Managed pools of fixed sizes with poolpilot's bounded queue, measured as the tuned
+	 * ones are but never resized.
+	 * @param name the strategy's name
+	 * @param sizes one size per pool
+	 * @return the strategy
+	 */
+	static Strategy fixed(String name, int[] sizes) {
+		String description = "static " + Arrays.toString(sizes).replace(", ", "/").replaceAll("[\\[\\]]", "")
+				+ " threads, queue of " + Scenarios.QUEUE_CAPACITY;
+		return new Strategy(name, description, (scenario, console) -> {
+			PoolRegistry registry = new PoolRegistry(null);
+			List<Target> targets = new ArrayList<>();
+			List<ExecutorService> executors = new ArrayList<>();
+			for (int i = 0; i < scenario.pools().size(); i++) {
+				PoolSpec spec = scenario.pools().get(i);
+				int size = sizes[i];
+				ManagedExecutor executor = ManagedExecutor
+					.builder(spec.name(), new PoolBounds(size, size), spec.queueCapacity())
+					.sizes(size, size)
+					.threadFactory(threads(scenario, name, spec))
+					.build();
+				registry.register(executor.getPool());
+				targets.add(managed(executor));
+				executors.add(executor);
+			}
+			Deployment deployment = new Deployment(targets, executors);
+			deployment.sampler(new PoolSampler(registry, WINDOW));
+			return deployment;
+		});
+	}
+
+	/**
+	 * Each pool at Goetz's size from its workload's known means.
+	 * @param scenario the scenario
+	 * @return the strategy
+	 */
+	static Strategy goetz(Scenario scenario) {
+		int cores = Runtime.getRuntime().availableProcessors();
+		int[] sizes = scenario.pools()
+			.stream()
+			.mapToInt((pool) -> pool.workload().goetzSize(cores, Math.min(GOETZ_CAP, pool.bounds().maxThreads())))
+			.toArray();
+		return fixed(GOETZ_STATIC, sizes);
+	}
+
+	/**
+	 * Spring Boot's default task executor for each pool: 8 core threads that time out
+	 * when idle and an unbounded queue, so that it never grows past 8 and never refuses
+	 * work.
+	 * @return the strategy
+	 */
+	static Strategy springDefault() {
+		return new Strategy(SPRING_DEFAULT, "8 core threads, unbounded LinkedBlockingQueue", (scenario, console) -> {
+			List<Target> targets = new ArrayList<>();
+			List<ExecutorService> executors = new ArrayList<>();
+			for (PoolSpec spec : scenario.pools()) {
+				ThreadPoolExecutor executor = new ThreadPoolExecutor(SPRING_CORE_SIZE, Integer.MAX_VALUE, 60,
+						TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads(scenario, SPRING_DEFAULT, spec));
+				executor.allowCoreThreadTimeOut(true);
+				targets.add(plain(executor, executor::getCorePoolSize));
+				executors.add(executor);
+			}
+			return new Deployment(targets, executors);
+		});
+	}
+
+	/**
+	 * Managed pools sized by poolpilot's tuner after every window, from their start
+	 * sizes, sharing the scenario's budget.
+	 * @param guarded whether the tuner's feedback guard runs
+	 * @return the strategy
+	 */
+	static Strategy tuned(boolean guarded) {
+		String name = guarded ? POOLPILOT : POOLPILOT_NO_GUARD;
+		String description = guarded ? "poolpilot's tuner" : "poolpilot's tuner with its guard off (model only)";
+		return new Strategy(name, description, (scenario, console) -> {
+			PoolRegistry registry = new PoolRegistry(scenario.budget());
+			List<Target> targets = new ArrayList<>();
+			List<ExecutorService> executors = new ArrayList<>();
+			List<ManagedPool> pools = new ArrayList<>();
+			for (PoolSpec spec : scenario.pools()) {
+				ManagedExecutor executor = ManagedExecutor.builder(spec.name(), spec.bounds(), spec.queueCapacity())
+					.sizes(spec.startSize(), spec.startSize())
+					.threadFactory(threads(scenario, name, spec))
+					.build();
+				executor.getPool().setWeight(spec.weight());
+				registry.register(executor.getPool());
+				pools.add(executor.getPool());
+				targets.add(managed(executor));
+				executors.add(executor);
+			}
+			Deployment deployment = new Deployment(targets, executors);
+			DoubleSupplier processCpu = Tuner.processCpuLoad();
+			double[] cpuRead = { -1 };
+			DoubleSupplier cpuLoad = () -> cpuRead[0] = processCpu.getAsDouble();
+			Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, cpuLoad,
+					(pool, from, to, reason) -> console.accept(String.format(Locale.ROOT, "    %6.1f s  %s %s: %s",
+							deployment.second(), name, pool.getName(), reason)),
+					guarded);
+			deployment.sampler(new PoolSampler(registry, WINDOW, () -> {
+				int[] before = pools.stream().mapToInt((pool) -> pool.getExecutor().getMaximumPoolSize()).toArray();
+				tuner.tick();
+				for (int i = 0; i < pools.size(); i++) {
+					ManagedPool pool = pools.get(i);
+					PoolSnapshot snapshot = pool.lastSnapshot();
+					if (snapshot == null) {
+						continue;
+					}
+					PoolSnapshot.LittlesLaw law = snapshot.littlesLaw();
+					String decision = pool.getLastDecision();
+					deployment.record(new TuningRecord(deployment.second(), pool.getName(), before[i],
+							pool.getExecutor().getMaximumPoolSize(), (decision != null) ? decision : "",
+							law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(), law.busyThreads(),
+							snapshot.sizes().queueSize(), cpuRead[0],
+							(law.waitComputeRatio() != null) ? law.waitComputeRatio() : Double.NaN,
+							(law.recommendedThreads() != null) ? law.recommendedThreads() : -1));
+				}
+			}));
+			return deployment;
+		});
+	}
+
+	/**
+	 * Netflix concurrency-limits in front of a large pool: a {@link SimpleLimiter} with a
+	 * {@link Gradient2Limit} per pool admits a task only while fewer than its limit are
+	 * in flight, and a task it refuses is rejected. The limit starts at the pool's start
+	 * size and may fall to 1 (its default floor of 20 would leave nothing to limit in
+	 * these scenarios); its other settings are the library's defaults. The pool behind it
+	 * has {@value #GRADIENT2_POOL_SIZE} threads and never refuses work.
+	 * @return the strategy
+	 */
+	static Strategy gradient2() {
+		return new Strategy(GRADIENT2, "Gradient2 limit in front of a " + GRADIENT2_POOL_SIZE + "-thread pool",
+				(scenario, console) -> {
+					List<Target> targets = new ArrayList<>();
+					List<ExecutorService> executors = new ArrayList<>();
+					for (PoolSpec spec : scenario.pools()) {
+						ThreadPoolExecutor executor = new ThreadPoolExecutor(GRADIENT2_POOL_SIZE, GRADIENT2_POOL_SIZE,
+								60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads(scenario, GRADIENT2, spec));
+						SimpleLimiter<Void> limiter = SimpleLimiter.newBuilder()
+							.named(spec.name())
+							.limit(Gradient2Limit.newBuilder()
+								.initialLimit(spec.startSize())
+								.minLimit(1)
+								.maxConcurrency(GRADIENT2_POOL_SIZE)
+								.build())
+							.build();
+						targets.add(limited(executor, limiter));
+						executors.add(executor);
+					}
+					return new Deployment(targets, executors);
+				});
+	}
+
+	private static Target managed(ManagedExecutor executor) {
+		return plain(executor, executor::getMaximumPoolSize);
+	}
+
+	private static Target plain(ThreadPoolExecutor executor, IntSupplier size) {
+		return new Target() {
+
+			@Override
+			public boolean submit(TaskRun task) {
+				try {
+					executor.execute(task);
+					return true;
+				}
+				catch (RejectedExecutionException ex) {
+					return false;
+				}
+			}
+
+			@Override
+			public int size() {
+				return size.getAsInt();
+			}
+
+			@Override
+			public int liveThreads() {
+				return executor.getPoolSize();
+			}
+
+			@Override
+			public int queued() {
+				return executor.getQueue().size();
+			}
+
+		};
+	}
+
+	private static Target limited(ThreadPoolExecutor executor, SimpleLimiter<Void> limiter) {
+		return new Target() {
+
+			@Override
+			public boolean submit(TaskRun task) {
+				Optional<Limiter.Listener> acquired = limiter.acquire(null);
+				if (acquired.isEmpty()) {
+					return false;
+				}
+				Limiter.Listener listener = acquired.get();
+				try {
+					executor.execute(() -> {
+						if (task.perform()) {
+							listener.onSuccess();
+						}
+						else {
+							listener.onIgnore();
+						}
+					});
+					return true;
+				}
+				catch (RejectedExecutionException ex) {
+					listener.onIgnore();
+					return false;
+				}
+			}
+
+			@Override
+			public int size() {
+				return limiter.getLimit();
+			}
+
+			@Override
+			public int liveThreads() {
+				return executor.getPoolSize();
+			}
+
+			@Override
+			public int queued() {
+				return executor.getQueue().size();
+			}
+
+		};
+	}
+
+	private static ThreadFactory threads(Scenario scenario, String strategy, PoolSpec spec) {
+		AtomicInteger count = new AtomicInteger();
+		String prefix = scenario.id().toLowerCase(Locale.ROOT) + "-" + strategy + "-" + spec.name() + "-";
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/**
+	 * Makes a strategy's pools for one run.
+	 */
+	@FunctionalInterface
+	interface Factory {
+
+		Deployment deploy(Scenario scenario, Consumer<String> console);
+
+	}
+
+}

@@ -1,0 +1,50 @@
+package io.github.poolpilot.benchmarks.scenarios;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link Scenarios}.
+ *
+ * @author poolpilot authors
+ */
+class ScenariosTests {
+
+	@Test
+	void everyStrategyRunOfEveryScenarioLastsLessThanAMinute() {
+		assertThat(Scenarios.all()).allSatisfy((scenario) -> {
+			assertThat(scenario.seconds()).isLessThanOrEqualTo(60);
+			assertThat(scenario.measured().to()).isLessThanOrEqualTo(scenario.seconds());
+		});
+	}
+
+	@Test
+	void oneScenarioHasNoSweepAndComparesWithItsStaticShares() {
+		assertThat(Scenarios.all()).filteredOn((scenario) -> scenario.sweep() == null)
+			.singleElement()
+			.satisfies((scenario) -> {
+				assertThat(scenario.id()).isEqualTo("S5");
+				assertThat(scenario.reference()).isEqualTo(Strategy.STATIC_SHARES);
+				assertThat(scenario.staticSizes()).containsExactly(30, 5, 5);
+				assertThat(scenario.budget()).isEqualTo(40);
+			});
+	}
+
+	@Test
+	void scenariosAreFoundByNameInAnyCase() {
+		assertThat(Scenarios.named("s3").id()).isEqualTo("S3");
+		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S7"))
+			.withMessageContaining("S1, S2, S3, S4, S5, S6");
+	}
+
+	@Test
+	void s5sPoolsStopTheirLoadWhereItsPhasesSay() {
+		Scenario s5 = Scenarios.s5();
+		assertThat(ScenarioResult.loadEnd(s5.pools().get(0), s5.seconds())).isEqualTo(30);
+		assertThat(ScenarioResult.loadEnd(s5.pools().get(1), s5.seconds())).isEqualTo(40);
+		assertThat(ScenarioResult.loadEnd(s5.pools().get(2), s5.seconds())).isEqualTo(30);
+	}
+
+}
