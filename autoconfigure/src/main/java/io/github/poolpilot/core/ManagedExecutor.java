@@ -196,12 +196,17 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 
 	/**
 	 * Remove a queued task, given as it was submitted. It is counted as abandoned, so
-	 * that the pool's counts still add up.
+	 * that the pool's counts still add up. Once the pool is shut down this is
+	 * {@code ThreadPoolExecutor}'s own: it takes back a task it queued as the pool shut
+	 * down, and rejects it, which counts it.
 	 * @param task the task
 	 * @return whether it was queued and is now removed
 	 */
 	@Override
 	public boolean remove(Runnable task) {
+		if (isShutdown()) {
+			return takeBack(task);
+		}
 		for (Runnable queued : getQueue()) {
 			if ((queued == task || TimedTask.unwrap(queued) == task) && super.remove(queued)) {
 				abandoned(queued);
@@ -221,6 +226,15 @@ public class ManagedExecutor extends ThreadPoolExecutor {
 				abandoned(queued);
 			}
 		}
+	}
+
+	/**
+	 * Take a task out of the queue without counting it, as when it is to be rejected.
+	 * @param task the task as queued
+	 * @return whether it was queued and is now removed
+	 */
+	boolean takeBack(Runnable task) {
+		return super.remove(task);
 	}
 
 	private void abandoned(Runnable queued) {

@@ -146,7 +146,7 @@ public class VirtualManagedExecutor extends ManagedExecutor {
 			// Shut down meanwhile: take the task back, unless a permit was given to it.
 			// ThreadPoolExecutor's remove() also lets it terminate once the queue
 			// empties.
-			if (!isRunning(this.ctl.get()) && super.remove(task)) {
+			if (!isRunning(this.ctl.get()) && takeBack(task)) {
 				tryTerminate();
 				reject(task);
 				return;

@@ -49,8 +49,12 @@ class ManagedExecutorTests {
 	@Test
 	void figuresAgreeWithAKnownBlockingWorkload() {
 		// 4 threads, 50 ms blocking tasks: X = 4 / 0.05 s = 80/s and X·S = 4 busy
-		// threads.
-		ManagedExecutor pool = pool(4, 4, 400);
+		// threads. Every task's CPU time is read, so that W/C is known whatever the
+		// random draws that sample it by default.
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 16), 400)
+			.sizes(4, 4)
+			.recorder(PoolRecorder.builder().cpuSampleEvery(1).build())
+			.build());
 		pool.getPool().takeSnapshot();
 		for (int i = 0; i < 200; i++) {
 			pool.execute(() -> Blocking.sleep(Duration.ofMillis(50)));
