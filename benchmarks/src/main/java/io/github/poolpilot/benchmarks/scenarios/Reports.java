@@ -25,7 +25,8 @@ final class Reports {
 			+ "live_threads,queued,process_cpu,machine_cpu";
 
 	static final String DECISIONS_HEADER = "scenario,strategy,second,pool,size_before,size_after,arrival_rate,"
-			+ "throughput,mean_service_ms,busy_threads,queued,cpu_load,wait_compute_ratio,goetz_threads,decision";
+			+ "throughput,mean_service_ms,p99_service_ms,busy_threads,queued,cpu_load,wait_compute_ratio,goetz_threads,"
+			+ "decision";
 
 	static final String SWEEP_HEADER = "scenario,size,throughput_per_s,p99_ms,chosen";
 
@@ -163,9 +164,9 @@ final class Reports {
 				lines.add(String.join(",", result.scenario().id(), run.strategy(), number("%.2f", tick.second()),
 						tick.pool(), Integer.toString(tick.from()), Integer.toString(tick.to()),
 						number("%.1f", tick.arrivalRate()), number("%.1f", tick.throughput()),
-						number("%.2f", tick.serviceMs()), number("%.2f", tick.busyThreads()),
-						Integer.toString(tick.queued()), number("%.3f", tick.cpuLoad()),
-						number("%.2f", tick.waitComputeRatio()),
+						number("%.2f", tick.serviceMs()), number("%.2f", tick.serviceP99Ms()),
+						number("%.2f", tick.busyThreads()), Integer.toString(tick.queued()),
+						number("%.3f", tick.cpuLoad()), number("%.2f", tick.waitComputeRatio()),
 						(tick.goetzThreads() >= 0) ? Integer.toString(tick.goetzThreads()) : "",
 						quoted(tick.decision())));
 			}

@@ -22,8 +22,8 @@ import io.github.poolpilot.benchmarks.scenarios.Summary.StrategyFigures;
  * other in the same JVM, and writes what they measured to
  * {@code benchmarks/target/scenarios/}.
  * <p>
- * Usage: {@code java -jar benchmarks/target/benchmarks.jar scenarios [S1 ... S6]
- * [--out DIRECTORY] [--strategies NAME,...]}; without scenario names, all six run.
+ * Usage: {@code java -jar benchmarks/target/benchmarks.jar scenarios [S1 ... S7]
+ * [--out DIRECTORY] [--strategies NAME,...]}; without scenario names, all seven run.
  *
  * @author poolpilot authors
  */
@@ -79,7 +79,7 @@ public final class ScenarioRunner {
 					case "--retries" -> retries = Integer.parseInt(args[++i]);
 					case "-h", "--help" -> {
 						System.out.println(
-								"Usage: scenarios [S1 ... S6] [--out DIRECTORY] [--strategies NAME,...] [--retries N]");
+								"Usage: scenarios [S1 ... S7] [--out DIRECTORY] [--strategies NAME,...] [--retries N]");
 						System.out.println("--retries N: run a run that other processes disturbed again, up to N times,"
 								+ " once the machine is quiet");
 						System.out.println("Strategies: " + String.join(", ", Strategy.NAMES));
@@ -160,18 +160,24 @@ public final class ScenarioRunner {
 		List<Sweep.Point> points = new ArrayList<>();
 		Sweep.@Nullable Point best = null;
 		SweepPlan plan = scenario.sweep();
-		if (plan != null && this.strategies.contains(Strategy.BEST_STATIC)) {
+		if (scenario.maxQueueWait() != null) {
+			strategies.add(Strategy.tuned(true));
+			strategies.add(Strategy.tunedWithMaxQueueWait(scenario.maxQueueWait()));
+		}
+		else if (plan != null && this.strategies.contains(Strategy.BEST_STATIC)) {
 			best = sweep(scenario, plan, points);
 			strategies.add(Strategy.fixed(Strategy.BEST_STATIC, new int[] { best.size() }));
 		}
 		else if (plan == null && scenario.staticSizes() != null) {
 			strategies.add(Strategy.fixed(Strategy.STATIC_SHARES, scenario.staticSizes()));
 		}
-		strategies.add(Strategy.goetz(scenario));
-		strategies.add(Strategy.springDefault());
-		strategies.add(Strategy.tuned(false));
-		strategies.add(Strategy.gradient2());
-		strategies.add(Strategy.tuned(true));
+		if (scenario.maxQueueWait() == null) {
+			strategies.add(Strategy.goetz(scenario));
+			strategies.add(Strategy.springDefault());
+			strategies.add(Strategy.tuned(false));
+			strategies.add(Strategy.gradient2());
+			strategies.add(Strategy.tuned(true));
+		}
 		Schedule schedule = Schedule.generate(scenario.pools(), scenario.seconds(), scenario.seed());
 		this.out.printf(Locale.ROOT, "   %d tasks offered in %d s to each strategy%n", schedule.size(),
 				scenario.seconds());

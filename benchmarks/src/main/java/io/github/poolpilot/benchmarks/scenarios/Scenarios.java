@@ -1,5 +1,6 @@
 package io.github.poolpilot.benchmarks.scenarios;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
@@ -7,9 +8,9 @@ import java.util.function.DoubleUnaryOperator;
 import io.github.poolpilot.core.PoolBounds;
 
 /**
- * The six tuning scenarios of DESIGN.md §5, with the workloads of the simulator's
- * {@code PoolSimulationTests}, shortened so that each strategy's run stays under a
- * minute.
+ * The six tuning scenarios of DESIGN.md §5, and S7 for max-queue-wait, with the workloads
+ * of the simulator's {@code PoolSimulationTests}, shortened so that each strategy's run
+ * stays under a minute.
  *
  * @author poolpilot authors
  */
@@ -45,20 +46,22 @@ final class Scenarios {
 
 	static final int QUEUE_CAPACITY = 600;
 
+	static final Duration MAX_QUEUE_WAIT = Duration.ofMillis(100);
+
 	private Scenarios() {
 	}
 
 	/**
 	 * Return every scenario, in order.
-	 * @return S1 to S6
+	 * @return S1 to S7
 	 */
 	static List<Scenario> all() {
-		return List.of(s1(), s2(), s3(), s4(), s5(), s6());
+		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7());
 	}
 
 	/**
 	 * Return the scenario of the given name.
-	 * @param id {@code S1} to {@code S6}, in any case
+	 * @param id {@code S1} to {@code S7}, in any case
 	 * @return the scenario
 	 * @throws IllegalArgumentException for an unknown name
 	 */
@@ -67,7 +70,7 @@ final class Scenarios {
 			.filter((scenario) -> scenario.id().equalsIgnoreCase(id))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException(
-					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6"));
+					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6, S7"));
 	}
 
 	static Scenario s1() {
@@ -124,6 +127,18 @@ final class Scenarios {
 				List.of(new PoolSpec("pool", LOGNORMAL, load, BOUNDS, 2, 1, QUEUE_CAPACITY)), 56, new Window(16, 56),
 				List.of(new Window(0, 56)), List.of(new Window(16, 56)), List.of(),
 				new SweepPlan(new int[] { 8, 10, 12, 16, 24, 32 }, 8, new Window(0, 8), load), null, null);
+	}
+
+	/**
+	 * S7: S4's load step with a max-queue-wait of 100 ms, beside S4's pool with
+	 * queue-length rejection alone (issue: admission by expected wait).
+	 */
+	static Scenario s7() {
+		Scenario s4 = s4();
+		return new Scenario("S7",
+				"S4 with a max-queue-wait of 100 ms, beside queue-length rejection alone (15 s at 100/s, 20 s at 600/s, 15 s at 100/s)",
+				s4.seed(), s4.pools(), s4.seconds(), s4.measured(), s4.settleWindows(), s4.steadyWindows(), s4.phases(),
+				null, null, null, MAX_QUEUE_WAIT);
 	}
 
 	private static Scenario onePool(String id, String title, long seed, Workload workload, DoubleUnaryOperator load,

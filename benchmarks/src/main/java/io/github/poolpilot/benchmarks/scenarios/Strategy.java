@@ -20,6 +20,7 @@ import java.util.function.IntSupplier;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.core.ManagedExecutor;
 import io.github.poolpilot.core.ManagedPool;
@@ -28,6 +29,7 @@ import io.github.poolpilot.core.PoolBounds;
 import io.github.poolpilot.core.PoolRegistry;
 import io.github.poolpilot.core.PoolSampler;
 import io.github.poolpilot.core.PoolSnapshot;
+import io.github.poolpilot.core.QueueWaitLimit;
 import io.github.poolpilot.tuning.Tuner;
 
 /**
@@ -54,11 +56,13 @@ record Strategy(String name, String description, Factory factory) {
 
 	static final String POOLPILOT = "poolpilot";
 
+	static final String POOLPILOT_MAX_QUEUE_WAIT = "poolpilot-max-queue-wait";
+
 	/**
 	 * The order the strategies of a scenario run in.
 	 */
 	static final List<String> NAMES = List.of(BEST_STATIC, STATIC_SHARES, GOETZ_STATIC, SPRING_DEFAULT,
-			POOLPILOT_NO_GUARD, GRADIENT2, POOLPILOT);
+			POOLPILOT_NO_GUARD, GRADIENT2, POOLPILOT, POOLPILOT_MAX_QUEUE_WAIT);
 
 	/**
 	 * Goetz's formula has no bound without CPU time: its size is capped here.
@@ -159,8 +163,25 @@ record Strategy(String name, String description, Factory factory) {
 	 * @return the strategy
 	 */
 	static Strategy tuned(boolean guarded) {
-		String name = guarded ? POOLPILOT : POOLPILOT_NO_GUARD;
-		String description = guarded ? "poolpilot's tuner" : "poolpilot's tuner with its guard off (model only)";
+		return tuned(guarded, null);
+	}
+
+	/**
+	 * Managed pools sized by poolpilot's tuner, each with a max-queue-wait: a task
+	 * expected to wait longer is refused at submit, one that waited longer is refused
+	 * when a thread takes it.
+	 * @param maxQueueWait the pools' max-queue-wait
+	 * @return the strategy
+	 */
+	static Strategy tunedWithMaxQueueWait(Duration maxQueueWait) {
+		return tuned(true, maxQueueWait);
+	}
+
+	private static Strategy tuned(boolean guarded, @Nullable Duration maxQueueWait) {
+		String name = (maxQueueWait != null) ? POOLPILOT_MAX_QUEUE_WAIT : guarded ? POOLPILOT : POOLPILOT_NO_GUARD;
+		String description = (maxQueueWait != null)
+				? "poolpilot's tuner, max-queue-wait " + maxQueueWait.toMillis() + " ms"
+				: guarded ? "poolpilot's tuner" : "poolpilot's tuner with its guard off (model only)";
 		return new Strategy(name, description, (scenario, console) -> {
 			PoolRegistry registry = new PoolRegistry(scenario.budget());
 			List<Target> targets = new ArrayList<>();
@@ -172,6 +193,9 @@ record Strategy(String name, String description, Factory factory) {
 					.threadFactory(threads(scenario, name, spec))
 					.build();
 				executor.getPool().setWeight(spec.weight());
+				if (maxQueueWait != null) {
+					executor.getPool().setGuard(new QueueWaitLimit(executor.getPool(), maxQueueWait));
+				}
 				registry.register(executor.getPool());
 				pools.add(executor.getPool());
 				targets.add(managed(executor));
@@ -198,8 +222,8 @@ record Strategy(String name, String description, Factory factory) {
 					String decision = pool.getLastDecision();
 					deployment.record(new TuningRecord(deployment.second(), pool.getName(), before[i],
 							pool.getExecutor().getMaximumPoolSize(), (decision != null) ? decision : "",
-							law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(), law.busyThreads(),
-							snapshot.sizes().queueSize(), cpuRead[0],
+							law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
+							snapshot.serviceTime().p99Ms(), law.busyThreads(), snapshot.sizes().queueSize(), cpuRead[0],
 							(law.waitComputeRatio() != null) ? law.waitComputeRatio() : Double.NaN,
 							(law.recommendedThreads() != null) ? law.recommendedThreads() : -1));
 				}

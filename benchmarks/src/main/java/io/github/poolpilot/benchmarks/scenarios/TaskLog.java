@@ -71,6 +71,15 @@ final class TaskLog {
 	}
 
 	/**
+	 * Mark an accepted task that its pool refused when a thread took it (max-queue-wait),
+	 * on that thread: it ends there, rejected.
+	 */
+	void refused(int task) {
+		this.outcome[task] = REJECTED;
+		this.finished.increment();
+	}
+
+	/**
 	 * Record the end of a task, on the thread that ran it.
 	 * @param task the task
 	 * @param endNanos when it ended, from the start of the run

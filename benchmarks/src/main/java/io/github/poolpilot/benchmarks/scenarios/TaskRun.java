@@ -4,13 +4,17 @@ import java.util.concurrent.Semaphore;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.poolpilot.core.PoolRejectedException;
+import io.github.poolpilot.core.RefusableTask;
+
 /**
  * One scheduled task on its way through a pool: it does its work and records its end in
- * the run's {@link TaskLog}.
+ * the run's {@link TaskLog}, or, when a pool with a max-queue-wait refuses it after it
+ * waited too long, its rejection.
  *
  * @author poolpilot authors
  */
-final class TaskRun implements Runnable {
+final class TaskRun implements RefusableTask {
 
 	private final TaskLog log;
 
@@ -30,6 +34,11 @@ final class TaskRun implements Runnable {
 	@Override
 	public void run() {
 		perform();
+	}
+
+	@Override
+	public void refuse(PoolRejectedException rejection) {
+		this.log.refused(this.task);
 	}
 
 	/**

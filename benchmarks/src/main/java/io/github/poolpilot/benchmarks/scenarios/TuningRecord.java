@@ -11,6 +11,7 @@ package io.github.poolpilot.benchmarks.scenarios;
  * @param arrivalRate the window's offered tasks per second
  * @param throughput the window's finished tasks per second
  * @param serviceMs the window's mean service time
+ * @param serviceP99Ms the 99th percentile of the service time in the window
  * @param busyThreads the window's busy threads, X·S
  * @param queued tasks queued when the window closed
  * @param cpuLoad the process CPU load the tuner read, 0 to 1
@@ -19,7 +20,7 @@ package io.github.poolpilot.benchmarks.scenarios;
  * @author poolpilot authors
  */
 record TuningRecord(double second, String pool, int from, int to, String decision, double arrivalRate,
-		double throughput, double serviceMs, double busyThreads, int queued, double cpuLoad, double waitComputeRatio,
-		int goetzThreads) {
+		double throughput, double serviceMs, double serviceP99Ms, double busyThreads, int queued, double cpuLoad,
+		double waitComputeRatio, int goetzThreads) {
 
 }

@@ -22,7 +22,8 @@ class ScenariosTests {
 
 	@Test
 	void oneScenarioHasNoSweepAndComparesWithItsStaticShares() {
-		assertThat(Scenarios.all()).filteredOn((scenario) -> scenario.sweep() == null)
+		assertThat(Scenarios.all())
+			.filteredOn((scenario) -> scenario.sweep() == null && scenario.maxQueueWait() == null)
 			.singleElement()
 			.satisfies((scenario) -> {
 				assertThat(scenario.id()).isEqualTo("S5");
@@ -35,8 +36,20 @@ class ScenariosTests {
 	@Test
 	void scenariosAreFoundByNameInAnyCase() {
 		assertThat(Scenarios.named("s3").id()).isEqualTo("S3");
-		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S7"))
-			.withMessageContaining("S1, S2, S3, S4, S5, S6");
+		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S8"))
+			.withMessageContaining("S1, S2, S3, S4, S5, S6, S7");
+	}
+
+	@Test
+	void s7IsS4WithAMaxQueueWaitComparedWithPoolpilotWithoutOne() {
+		Scenario s4 = Scenarios.s4();
+		Scenario s7 = Scenarios.named("s7");
+		assertThat(s7.maxQueueWait()).hasMillis(100);
+		assertThat(s7.reference()).isEqualTo(Strategy.POOLPILOT);
+		assertThat(s7.sweep()).isNull();
+		assertThat(s7.pools()).isEqualTo(s4.pools());
+		assertThat(s7.phases()).isEqualTo(s4.phases());
+		assertThat(s7.seed()).isEqualTo(s4.seed());
 	}
 
 	@Test
