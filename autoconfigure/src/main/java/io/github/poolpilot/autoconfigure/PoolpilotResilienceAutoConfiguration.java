@@ -76,8 +76,14 @@ public final class PoolpilotResilienceAutoConfiguration {
 					return List.of();
 				}
 				TimeLimiterRegistry timeLimiters = registry.getIfAvailable(TimeLimiterRegistry::ofDefaults);
-				return List.of(new TaskTimeouts(pool,
-						timeLimiters.timeLimiter(timeLimiter).getTimeLimiterConfig().getTimeoutDuration()));
+				// Asked for an unknown name, the registry would make a limiter of 1 s.
+				TimeLimiter limiter = timeLimiters.find(timeLimiter)
+					.orElseThrow(() -> new InvalidPoolpilotPropertyException(
+							"poolpilot.pools." + name + ".resilience.time-limiter", timeLimiter,
+							"the name of a time limiter under resilience4j.timelimiter.instances"
+									+ " (or poolpilot.pools." + name
+									+ ".resilience.timeout for a timeout of its own)"));
+				return List.of(new TaskTimeouts(pool, limiter.getTimeLimiterConfig().getTimeoutDuration()));
 			};
 		}
 

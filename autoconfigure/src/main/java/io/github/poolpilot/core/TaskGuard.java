@@ -32,7 +32,9 @@ public interface TaskGuard {
 	 * @param queueWaitNanos how long the task waited in the queue
 	 * @param refusable whether the task's caller can be told that it was refused (its
 	 * future fails); a task that cannot be refused must not be
-	 * @throws PoolRejectedException to refuse the task instead of running it
+	 * @throws PoolRejectedException to refuse the task instead of running it; the pool
+	 * then calls {@link #notRun}, on this guard too. A task that cannot be refused, or
+	 * one whose guard threw anything else, runs without its guard, after the same call
 	 */
 	default void beforeRun(long queueWaitNanos, boolean refusable) {
 	}
@@ -105,22 +107,31 @@ public interface TaskGuard {
 
 		@Override
 		public void beforeRun(long queueWaitNanos, boolean refusable) {
-			for (int i = 0; i < this.guards.size(); i++) {
-				try {
-					this.guards.get(i).beforeRun(queueWaitNanos, refusable);
-				}
-				catch (RuntimeException ex) {
-					// Every guard admitted the task at submit: none of them will see it
-					// end.
-					this.guards.forEach(TaskGuard::notRun);
-					throw ex;
-				}
+			// When one refuses, the pool tells them all that the task will not run.
+			for (TaskGuard guard : this.guards) {
+				guard.beforeRun(queueWaitNanos, refusable);
 			}
 		}
 
 		@Override
 		public void afterRun(long serviceNanos, @Nullable Throwable failure) {
-			this.guards.forEach((guard) -> guard.afterRun(serviceNanos, failure));
+			RuntimeException thrown = null;
+			for (TaskGuard guard : this.guards) {
+				try {
+					guard.afterRun(serviceNanos, failure);
+				}
+				catch (RuntimeException ex) {
+					if (thrown == null) {
+						thrown = ex;
+					}
+					else {
+						thrown.addSuppressed(ex);
+					}
+				}
+			}
+			if (thrown != null) {
+				throw thrown;
+			}
 		}
 
 		@Override

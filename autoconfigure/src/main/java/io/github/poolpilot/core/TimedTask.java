@@ -7,6 +7,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A task on its way through a managed pool, carrying its own submit time so that the pool
@@ -42,6 +44,8 @@ final class TimedTask implements Runnable, Future<Object> {
 	 * thread can find it behind the executor's own task decorator.
 	 */
 	private static final ThreadLocal<TimedTask> submitting = new ThreadLocal<>();
+
+	private static final Logger logger = Logger.getLogger(TimedTask.class.getName());
 
 	private final Runnable submitted;
 
@@ -82,6 +86,10 @@ final class TimedTask implements Runnable, Future<Object> {
 			runGuarded(recorder, guard);
 			return;
 		}
+		runUnguarded(recorder);
+	}
+
+	private void runUnguarded(PoolRecorder recorder) {
 		long cpuStart = recorder.cpuSampleStart();
 		long startedAt = recorder.now();
 		boolean failed = true;
@@ -103,9 +111,17 @@ final class TimedTask implements Runnable, Future<Object> {
 		try {
 			guard.beforeRun(startedAt - this.submittedAt, this.submitted instanceof RefusableTask);
 		}
-		catch (PoolRejectedException ex) {
-			recorder.taskRejected(ex.getReason());
-			((RefusableTask) this.submitted).refuse(ex);
+		catch (RuntimeException ex) {
+			guard.notRun();
+			if (ex instanceof PoolRejectedException rejection && this.submitted instanceof RefusableTask refusable) {
+				recorder.taskRejected(rejection.getReason());
+				refusable.refuse(rejection);
+				return;
+			}
+			// A guard that failed, or refused a task whose caller cannot be told: the
+			// task is not lost for it, it runs unguarded.
+			logger.log(Level.WARNING, "A task guard failed before a task ran; the task runs without it", ex);
+			runUnguarded(recorder);
 			return;
 		}
 		long cpuStart = recorder.cpuSampleStart();

@@ -39,7 +39,11 @@ import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
  * threads stop paying, and limits the next step to half beyond it. A saturated pool whose
  * service time passed {@value #SLOWDOWN}× its base without more throughput (a saturated
  * downstream, a busy CPU) gives back up to a quarter of its threads a window, down to
- * what its throughput needs at the base service time.
+ * what its throughput needs at the base service time. Each such cut is judged in the next
+ * window too: if the service time did not shorten by at least {@value #MIN_RELIEF} of
+ * itself, the slowdown is not one that fewer threads relieve (a slow database for every
+ * caller, larger requests), so the cut is undone and the rule stays off until the service
+ * time is back within {@value #SLOWDOWN}× its base.
  * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
  * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row, the pool shrinks in one
@@ -61,6 +65,8 @@ public final class PoolController {
 	static final double MAX_GROWTH = 1.5;
 
 	static final double SLOWDOWN = 1.5;
+
+	static final double MIN_RELIEF = 0.1;
 
 	static final double MIN_SCALING_EFFICIENCY = 0.15;
 
@@ -91,6 +97,17 @@ public final class PoolController {
 	private double lastThroughput = Double.NaN;
 
 	private @Nullable Step step;
+
+	/**
+	 * A cut for a slower service, judged in the next window.
+	 */
+	private @Nullable Cut cut;
+
+	/**
+	 * Whether a cut did not shorten the service time: the slowdown rule is off until the
+	 * service time is back near its base.
+	 */
+	private boolean slowdownNotOurs;
 
 	/**
 	 * Whether the next step is a small probe, as after a step that did not pay.
@@ -141,6 +158,22 @@ public final class PoolController {
 				this.guarded ? this.serviceTimes.min() : law.meanServiceTimeMs(), previousThroughput);
 		if (window.need >= 0) {
 			this.needs.add(window.need);
+		}
+		if (!(law.meanServiceTimeMs() > SLOWDOWN * window.baseServiceMs)) {
+			this.slowdownNotOurs = false;
+		}
+		Cut cut = this.cut;
+		if (cut != null) {
+			this.cut = null;
+			if (snapshot.windowCompletions() > 0 && law.meanServiceTimeMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
+				this.slowdownNotOurs = true;
+				int target = bounds.clamp(cut.from);
+				return Decision.change(target,
+						"restore " + size + "→" + target + ": service time " + format(law.meanServiceTimeMs())
+								+ " ms, not shorter with fewer threads (" + format(cut.serviceMs)
+								+ " ms before the cut)",
+						true);
+			}
 		}
 		String kept = "";
 		int limit = 0;
@@ -223,14 +256,16 @@ public final class PoolController {
 		int size = window.size;
 		double slowdown = window.law.meanServiceTimeMs() / window.baseServiceMs;
 		boolean throughputRising = !(window.law.throughput() <= window.previousThroughput * 1.05);
-		if (slowdown > SLOWDOWN && !throughputRising) {
+		if (slowdown > SLOWDOWN && !throughputRising && !this.slowdownNotOurs) {
 			double useful = window.law.throughput() * window.baseServiceMs / 1000;
 			int target = window.bounds.clamp(Math.max(staffed(useful), size - Math.max(1, size / 4)));
 			String reason = "service time " + format(slowdown) + "× its base of " + format(window.baseServiceMs)
 					+ " ms without more throughput";
-			return (target < size)
-					? Decision.change(target, "shrink " + size + "→" + target + ": " + reason + kept, false)
-					: Decision.hold(size, "hold: " + reason + kept, false);
+			if (target < size) {
+				this.cut = new Cut(size, window.law.meanServiceTimeMs());
+				return Decision.change(target, "shrink " + size + "→" + target + ": " + reason + kept, false);
+			}
+			return Decision.hold(size, "hold: " + reason + kept, false);
 		}
 		if (window.cpuLoad > MAX_CPU) {
 			return Decision.hold(size, "hold: CPU " + Math.round(window.cpuLoad * 100) + "%" + kept, false);
@@ -457,6 +492,13 @@ public final class PoolController {
 			return Math.sqrt(1.0 / Math.max(1, this.completions) + 1.0 / Math.max(1, this.completionsBefore));
 		}
 
+	}
+
+	/**
+	 * A cut for a slower service: the size before it, and the mean service time that
+	 * prompted it.
+	 */
+	private record Cut(int from, double serviceMs) {
 	}
 
 	/**

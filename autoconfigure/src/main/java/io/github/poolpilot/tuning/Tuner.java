@@ -112,8 +112,8 @@ public class Tuner {
 	}
 
 	/**
-	 * Return how many ticks failed.
-	 * @return the failed tick count
+	 * Return how many ticks failed, and how many resizes within a tick.
+	 * @return the count of failed ticks and resizes
 	 */
 	public long failedTicks() {
 		return this.failedTicks.sum();
@@ -127,13 +127,18 @@ public class Tuner {
 					pool.getExecutor().getMaximumPoolSize(), pool.getExecutor().getPoolSize(), pool.lastSnapshot()));
 		}
 		Map<String, Decision> plan = plan(states, this.registry.budgetMaxThreads(), this.cpuLoad.getAsDouble());
-		for (ManagedPool pool : pools) {
-			Decision decision = plan.get(pool.getName());
-			if (decision != null) {
-				apply(pool, decision);
-			}
-			else {
-				pool.setTuningLimited(false);
+		// Shrinks first: a pool that grows counts on the threads the others give back.
+		for (boolean shrinking : new boolean[] { true, false }) {
+			for (ManagedPool pool : pools) {
+				Decision decision = plan.get(pool.getName());
+				if (decision == null) {
+					if (!shrinking) {
+						pool.setTuningLimited(false);
+					}
+				}
+				else if ((decision.threads() < pool.getExecutor().getMaximumPoolSize()) == shrinking) {
+					apply(pool, decision);
+				}
 			}
 		}
 	}
@@ -200,16 +205,39 @@ public class Tuner {
 		return plan;
 	}
 
+	/**
+	 * Resize one pool as decided. A failure is logged and counted and leaves the other
+	 * pools to be resized; the pool's controller is told the size the pool really has.
+	 */
 	private void apply(ManagedPool pool, Decision decision) {
 		pool.setTuningLimited(decision.limited());
 		int size = pool.getExecutor().getMaximumPoolSize();
-		if (decision.threads() != size) {
+		if (decision.threads() == size) {
+			if (!decision.reason().equals(pool.getLastDecision())) {
+				pool.recordDecision(decision.reason());
+			}
+			return;
+		}
+		try {
 			pool.resize(decision.threads(), decision.threads());
 			pool.recordDecision(decision.reason());
+		}
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.log(Level.WARNING, "Could not resize pool '" + pool.getName() + "' to " + decision.threads()
+					+ " threads; it keeps " + pool.getExecutor().getMaximumPoolSize(), ex);
+			PoolController controller = this.controllers.get(pool.getName());
+			if (controller != null) {
+				controller.applied(pool.getExecutor().getMaximumPoolSize());
+			}
+			return;
+		}
+		try {
 			this.listener.resized(pool, size, decision.threads(), decision.reason());
 		}
-		else if (!decision.reason().equals(pool.getLastDecision())) {
-			pool.recordDecision(decision.reason());
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.log(Level.WARNING, "A resize listener failed for pool '" + pool.getName() + "'", ex);
 		}
 	}
 

@@ -138,6 +138,19 @@ class PoolpilotResilienceAutoConfigurationTests {
 	}
 
 	@Test
+	void aTimeLimiterNameThatNoInstanceHasFailsStartUp() {
+		this.runner.withConfiguration(AutoConfigurations.of(TimeLimiterAutoConfiguration.class))
+			.withPropertyValues("poolpilot.pools.talk.resilience.time-limiter=dowmstream",
+					"resilience4j.timelimiter.instances.downstream.timeout-duration=3s")
+			.run((context) -> {
+				FailureAnalysis analysis = failure(context);
+				assertThat(analysis.getDescription()).contains("'poolpilot.pools.talk.resilience.time-limiter'")
+					.contains("dowmstream");
+				assertThat(analysis.getAction()).contains("resilience4j.timelimiter.instances");
+			});
+	}
+
+	@Test
 	void aTimeoutAndATimeLimiterTogetherAreRefused() {
 		this.runner
 			.withPropertyValues("poolpilot.pools.talk.resilience.timeout=2s",

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -215,6 +216,43 @@ class ManagedExecutorTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
 				.isEqualTo(new TaskCounts(3, 1, 2, 0, 0)));
+	}
+
+	@Test
+	void aTaskIsNotLostWhenItsGuardFailsOrRefusesATaskThatCannotBeRefused() throws Exception {
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 16), 10).sizes(1, 1).build());
+		List<String> told = new CopyOnWriteArrayList<>();
+		pool.getPool().setGuard(new TaskGuard() {
+
+			@Override
+			public void beforeRun(long queueWaitNanos, boolean refusable) {
+				if (refusable) {
+					throw new IllegalStateException("guard broken");
+				}
+				throw new PoolRejectedException("test", Reason.QUEUE_WAIT, Duration.ofSeconds(1));
+			}
+
+			@Override
+			public void afterRun(long serviceNanos, Throwable failure) {
+				told.add("afterRun");
+			}
+
+			@Override
+			public void notRun() {
+				told.add("notRun");
+			}
+
+		});
+		// A future's task: the guard fails. A plain Runnable: refused, but its caller
+		// cannot be told. Both run, and the guard hears of each exactly once.
+		assertThat(pool.submit(() -> "ran").get(10, TimeUnit.SECONDS)).isEqualTo("ran");
+		CountDownLatch ran = new CountDownLatch(1);
+		pool.execute(ran::countDown);
+		assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(2, 2, 0, 0, 0)));
+		assertThat(told).containsExactly("notRun", "notRun");
 	}
 
 	@Test

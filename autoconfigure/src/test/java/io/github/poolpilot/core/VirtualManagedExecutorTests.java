@@ -472,8 +472,7 @@ class VirtualManagedExecutorTests {
 		public void beforeRun(long queueWaitNanos, boolean refusable) {
 			if (this.refuseNextStart && refusable) {
 				this.refuseNextStart = false;
-				// The refusing guard knows the task will not run.
-				this.notRun.incrementAndGet();
+				// The pool tells every guard, this one too, that the task will not run.
 				throw new PoolRejectedException("test", Reason.QUEUE_WAIT, Duration.ofSeconds(1));
 			}
 		}

@@ -127,6 +127,40 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aCutThatShortensTheServiceTimeIsKeptAndTheNextMayFollow() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		assertThat(decide(400, 200, 60, 12, 40).threads()).isEqualTo(9);
+		// Fewer threads queue less at the downstream: 45 ms, a quarter shorter.
+		Decision next = decide(400, 200, 45, 9, 40);
+		assertThat(next.threads()).isEqualTo(8);
+		assertThat(next.reason())
+			.isEqualTo("shrink 9→8: service time 2.3× its base of 20.0 ms without more throughput");
+	}
+
+	@Test
+	void aCutThatDoesNotShortenTheServiceTimeIsUndoneAndTheRuleRestsUntilTheSlowdownEnds() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		assertThat(decide(400, 200, 60, 12, 40).threads()).isEqualTo(9);
+		// Still 60 ms with 9 threads: the service is slower for everyone, not congested
+		// by
+		// this pool, and fewer threads only serve less.
+		Decision restore = decide(400, 150, 60, 9, 100);
+		assertThat(restore.threads()).isEqualTo(12);
+		assertThat(restore.reason())
+			.isEqualTo("restore 9→12: service time 60.0 ms, not shorter with fewer threads (60.0 ms before the cut)");
+		// The same slowdown does not cut again: the pool is judged as any saturated pool.
+		Decision after = decide(400, 200, 60, 12, 100);
+		assertThat(after.threads()).isGreaterThanOrEqualTo(12);
+		assertThat(after.reason()).doesNotStartWith("shrink");
+		// Once the service time is back near its base, a new slowdown is cut again.
+		decide(400, 400, 20, after.threads(), 0);
+		Decision again = decide(400, 200, 60, 13, 40);
+		assertThat(again.reason()).startsWith("shrink 13→10: service time 3.0×");
+	}
+
+	@Test
 	void anOverProvisionedPoolShrinksAfterTenWindowsToTheMostItNeededInThem() {
 		// 10/s of 100 ms: R = 1, needing ⌈1 + 2⌉ = 3 threads of 20; once 40/s: 8.
 		for (int i = 1; i < 10; i++) {

@@ -114,6 +114,25 @@ class TunerTests {
 		assertThat(this.resizes).isEmpty();
 	}
 
+	@Test
+	void aFailingResizeListenerIsCountedAndTheOtherPoolsAreStillResized() {
+		ManagedPool first = pool("first", TuningMode.AUTO);
+		ManagedPool second = pool("second", TuningMode.AUTO);
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1, (pool, from, to, reason) -> {
+			this.resizes.add(pool.getName());
+			throw new IllegalStateException("audit log unavailable");
+		});
+		for (int i = 0; i < PoolController.SHRINK_WINDOWS; i++) {
+			this.registry.pools().forEach(ManagedPool::takeSnapshot);
+			tuner.tick();
+		}
+		assertThat(this.resizes).containsExactlyInAnyOrder("first", "second");
+		assertThat(first.getExecutor().getMaximumPoolSize()).isEqualTo(1);
+		assertThat(second.getExecutor().getMaximumPoolSize()).isEqualTo(1);
+		assertThat(first.getLastDecision()).startsWith("shrink 20→1");
+		assertThat(tuner.failedTicks()).isEqualTo(2);
+	}
+
 	private ManagedPool pool(String name, TuningMode mode) {
 		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(1, 40), 10).sizes(20, 20).build();
 		this.executors.add(executor);
