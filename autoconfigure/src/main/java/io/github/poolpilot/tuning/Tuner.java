@@ -128,19 +128,20 @@ public class Tuner {
 		}
 		Map<String, Decision> plan = plan(states, this.registry.budgetMaxThreads(), this.cpuLoad.getAsDouble());
 		// Shrinks first: a pool that grows counts on the threads the others give back.
-		for (boolean shrinking : new boolean[] { true, false }) {
-			for (ManagedPool pool : pools) {
-				Decision decision = plan.get(pool.getName());
-				if (decision == null) {
-					if (!shrinking) {
-						pool.setTuningLimited(false);
-					}
-				}
-				else if ((decision.threads() < pool.getExecutor().getMaximumPoolSize()) == shrinking) {
-					apply(pool, decision);
-				}
+		List<ManagedPool> others = new ArrayList<>();
+		for (ManagedPool pool : pools) {
+			Decision decision = plan.get(pool.getName());
+			if (decision == null) {
+				pool.setTuningLimited(false);
+			}
+			else if (decision.threads() < pool.getExecutor().getMaximumPoolSize()) {
+				apply(pool, decision);
+			}
+			else {
+				others.add(pool);
 			}
 		}
+		others.forEach((pool) -> apply(pool, plan.get(pool.getName())));
 	}
 
 	/**

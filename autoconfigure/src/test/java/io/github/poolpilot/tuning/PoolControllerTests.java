@@ -115,11 +115,7 @@ class PoolControllerTests {
 
 	@Test
 	void aSlowerServiceWithoutMoreThroughputGivesThreadsBack() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		// 3× slower, as a saturated downstream: 12 threads serve 200/s, which needs
-		// ⌈4 + 2·2⌉ = 8 threads at the base service time; a quarter at most per window.
-		Decision decision = decide(400, 200, 60, 12, 40);
+		Decision decision = cutForAServiceThreeTimesSlower();
 		assertThat(decision.threads()).isEqualTo(9);
 		assertThat(decision.reason())
 			.isEqualTo("shrink 12→9: service time 3.0× its base of 20.0 ms without more throughput");
@@ -128,9 +124,7 @@ class PoolControllerTests {
 
 	@Test
 	void aCutThatShortensTheServiceTimeIsKeptAndTheNextMayFollow() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		assertThat(decide(400, 200, 60, 12, 40).threads()).isEqualTo(9);
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
 		// Fewer threads queue less at the downstream: 45 ms, a quarter shorter.
 		Decision next = decide(400, 200, 45, 9, 40);
 		assertThat(next.threads()).isEqualTo(8);
@@ -140,12 +134,9 @@ class PoolControllerTests {
 
 	@Test
 	void aCutThatDoesNotShortenTheServiceTimeIsUndoneAndTheRuleRestsUntilTheSlowdownEnds() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		assertThat(decide(400, 200, 60, 12, 40).threads()).isEqualTo(9);
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
 		// Still 60 ms with 9 threads: the service is slower for everyone, not congested
-		// by
-		// this pool, and fewer threads only serve less.
+		// by this pool, and fewer threads only serve less.
 		Decision restore = decide(400, 150, 60, 9, 100);
 		assertThat(restore.threads()).isEqualTo(12);
 		assertThat(restore.reason())
@@ -203,6 +194,17 @@ class PoolControllerTests {
 		assertThat(grow.threads()).isEqualTo(20);
 		Decision again = bare.decide(window(120, 80, 250, 20, 50, null), 20, BOUNDS, 0.95);
 		assertThat(again.reason()).isEqualTo("grow 20→45: queueing, busy 20.0 of 20, needs 41");
+	}
+
+	/**
+	 * Two windows of 20 ms tasks on 12 threads, then the service 3× slower, as behind a
+	 * saturated downstream: 12 threads serve 200/s, which needs ⌈4 + 2·2⌉ = 8 threads at
+	 * the base service time, and a quarter at most goes per window.
+	 */
+	private Decision cutForAServiceThreeTimesSlower() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		return decide(400, 200, 60, 12, 40);
 	}
 
 	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
