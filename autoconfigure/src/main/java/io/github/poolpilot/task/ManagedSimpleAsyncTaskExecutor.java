@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -23,7 +22,6 @@ import io.github.poolpilot.core.VirtualManagedExecutor;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.TaskDecorator;
-import org.springframework.core.task.TaskRejectedException;
 import org.springframework.util.Assert;
 
 /**
@@ -190,13 +188,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	@Override
 	public void execute(Runnable task) {
-		VirtualManagedExecutor executor = getManagedExecutor();
-		try {
-			executor.execute(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		Submissions.execute(getManagedExecutor(), task);
 	}
 
 	/**
@@ -211,24 +203,12 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	@Override
 	public Future<?> submit(Runnable task) {
-		VirtualManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submit(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submit(getManagedExecutor(), task);
 	}
 
 	@Override
 	public <T> Future<T> submit(Callable<T> task) {
-		VirtualManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submit(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submit(getManagedExecutor(), task);
 	}
 
 	@Override
@@ -247,13 +227,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 */
 	@Override
 	public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
-		VirtualManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submitCompletable(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submitCompletable(getManagedExecutor(), task);
 	}
 
 	/**

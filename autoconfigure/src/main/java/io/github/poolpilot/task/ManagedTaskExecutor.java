@@ -6,7 +6,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -27,7 +26,6 @@ import io.github.poolpilot.core.TuningMode;
 import io.github.poolpilot.core.VirtualManagedExecutor;
 
 import org.springframework.core.task.TaskDecorator;
-import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.util.Assert;
 
@@ -358,35 +356,17 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	@Override
 	public void execute(Runnable task) {
-		ManagedExecutor executor = getManagedExecutor();
-		try {
-			executor.execute(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		Submissions.execute(getManagedExecutor(), task);
 	}
 
 	@Override
 	public Future<?> submit(Runnable task) {
-		ManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submit(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submit(getManagedExecutor(), task);
 	}
 
 	@Override
 	public <T> Future<T> submit(Callable<T> task) {
-		ManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submit(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submit(getManagedExecutor(), task);
 	}
 
 	@Override
@@ -405,13 +385,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 */
 	@Override
 	public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
-		ManagedExecutor executor = getManagedExecutor();
-		try {
-			return executor.submitCompletable(task);
-		}
-		catch (RejectedExecutionException ex) {
-			throw new TaskRejectedException(executor, task, ex);
-		}
+		return Submissions.submitCompletable(getManagedExecutor(), task);
 	}
 
 	/**
