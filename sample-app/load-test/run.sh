@@ -6,7 +6,12 @@
 # records every answer and, every second, the pools. Plots and figures are then written
 # by a main class of the benchmarks module. See docs/load-test.md.
 #
-# Usage: sample-app/load-test/run.sh [--wait-for-quiet]
+# Usage: sample-app/load-test/run.sh [--knee] [--wait-for-quiet]
+#   --knee            the knee run instead: a downstream admitting 8 calls of 50 ms (160/s),
+#                     offered 240/s from the first second (no warm-up at a lower rate), talk
+#                     allowed 300 threads and starting at its share of the budget, 50: does
+#                     the tuner find the knee from above? Results in results-knee/, plots
+#                     in docs/images/load-test-knee/. The settings below still apply.
 #   --wait-for-quiet  first wait, polling every 30 s for up to 20 min, until the 1-minute
 #                     load is below 0.7 and no other java process runs; the load seen is
 #                     recorded either way.
@@ -18,6 +23,34 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
+
+KNEE=false
+WAIT_FOR_QUIET=false
+for arg in "$@"; do
+	case "$arg" in
+		--knee) KNEE=true ;;
+		--wait-for-quiet) WAIT_FOR_QUIET=true ;;
+		*) echo "Unknown argument: $arg" >&2; exit 2 ;;
+	esac
+done
+POOLPILOT_ARGS=()
+POOLPILOT_GATLING_ARGS=()
+if [ "$KNEE" = true ]; then
+	# One second "warm-up" at the overload's own rate: the pools never see their
+	# downstream uncongested.
+	WARM_UP_SECONDS=${WARM_UP_SECONDS:-1}
+	WARM_UP_RATE=${WARM_UP_RATE:-240}
+	TALK_RATE=${TALK_RATE:-240}
+	DOWNSTREAM_LATENCY_MS=${DOWNSTREAM_LATENCY_MS:-50}
+	DOWNSTREAM_CAPACITY=${DOWNSTREAM_CAPACITY:-8}
+	RESULTS=${RESULTS:-sample-app/load-test/results-knee}
+	IMAGES=${IMAGES:-docs/images/load-test-knee}
+	# talk starts at its share of the budget, 50 threads: Gatling sets it back there (and to
+	# auto) just before the load, through the endpoint the ops profile opens, so that it
+	# cannot shrink while idle during Gatling's own start.
+	POOLPILOT_ARGS=(--poolpilot.pools.talk.max-threads=300 --spring.profiles.active=ops)
+	POOLPILOT_GATLING_ARGS=(-DstartPool=talk=50)
+fi
 
 PORT=${PORT:-18431}
 WARM_UP_SECONDS=${WARM_UP_SECONDS:-15}
@@ -35,14 +68,6 @@ TIMEOUT_SECONDS=20
 JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
 case "$RESULTS" in /*) ;; *) RESULTS="$ROOT/$RESULTS" ;; esac
 case "$IMAGES" in /*) ;; *) IMAGES="$ROOT/$IMAGES" ;; esac
-
-WAIT_FOR_QUIET=false
-for arg in "$@"; do
-	case "$arg" in
-		--wait-for-quiet) WAIT_FOR_QUIET=true ;;
-		*) echo "Unknown argument: $arg" >&2; exit 2 ;;
-	esac
-done
 
 APP_PID=
 stop_app() {
@@ -88,6 +113,7 @@ MACHINE="$RESULTS/machine.txt"
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "run: $([ "$KNEE" = true ] && echo "knee (--knee)" || echo "overload")"
 	echo "cpus: $(nproc)"
 	echo "java: $(java -version 2>&1 | head -1)"
 } > "$MACHINE"
@@ -126,7 +152,8 @@ PROPERTIES
 
 run_side() {
 	local label=$1
-	shift
+	local gatling_args=$2
+	shift 2
 	local out="$RESULTS/$label"
 	echo "== $label: starting the sample on port $PORT"
 	java -Xms512m -Xmx1g -jar "$JAR" --server.port="$PORT" \
@@ -145,7 +172,7 @@ run_side() {
 	started=$(date +%s.%N)
 	./mvnw -q -B -f sample-app/load-test/pom.xml gatling:test -DbaseUrl="http://127.0.0.1:$PORT" \
 		-Dlabel="$label" -Dout="$out" -DwarmUpSeconds="$WARM_UP_SECONDS" -DwarmUpRate="$WARM_UP_RATE" \
-		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" \
+		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" $gatling_args \
 		> "$out/gatling.log" 2>&1 || { echo "Gatling failed: $out/gatling.log" >&2; exit 1; }
 	echo "$label: load after $(load)" | tee -a "$MACHINE"
 	# What the sample used, and how busy the whole machine was, while Gatling ran.
@@ -160,8 +187,8 @@ run_side() {
 	stop_app
 }
 
-run_side baseline --spring.profiles.active=boot-default --spring.task.execution.pool.core-size="$BASELINE_THREADS"
-run_side poolpilot
+run_side baseline "" --spring.profiles.active=boot-default --spring.task.execution.pool.core-size="$BASELINE_THREADS"
+run_side poolpilot "${POOLPILOT_GATLING_ARGS[*]-}" ${POOLPILOT_ARGS[@]+"${POOLPILOT_ARGS[@]}"}
 
 java -cp benchmarks/target/benchmarks.jar io.github.poolpilot.benchmarks.loadtest.LoadTestPlots "$RESULTS" "$IMAGES"
 echo "Figures: $RESULTS/summary.md; plots: $IMAGES; machine: $MACHINE"

@@ -22,37 +22,45 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.InvalidPoolSizeException;
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolSampler;
-import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.core.QueueWaitLimit;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TaskTimeouts;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.pool.PoolSampler;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskTimeouts;
+import io.github.poolpilot.tuning.TuningMode;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.task.ExistingExecutorSettings;
+import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
+
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nothing is lost under load, resizes and shutdown: many producers submit to three pools
+ * Nothing is lost under load, resizes and shutdown: many producers submit to four pools
  * sharing a budget (one plain, one with a max-queue-wait, one with a timeout and a
- * circuit breaker whose downstream turns slow halfway through) in every way a caller can,
- * while the tuner runs and a resizer changes sizes and modes through the public API; then
- * every pool shuts down gracefully. Every submitted task must have completed, failed with
- * its exception delivered to the caller, or been rejected with the caller told; the
- * pools' counts must agree exactly with what the callers saw; live threads never exceed
- * the budget; no thread is left behind.
+ * circuit breaker whose downstream turns slow halfway through, and an application's own
+ * {@code ThreadPoolTaskExecutor} brought under management as a Spring application's is)
+ * in every way a caller can, while the tuner runs and a resizer changes sizes and modes
+ * through the public API (the application's executor through its own setters and the
+ * {@code ThreadPoolExecutor} it hands out); then every pool shuts down gracefully. Every
+ * submitted task must have completed, failed with its exception delivered to the caller,
+ * or been rejected with the caller told; the pools' counts must agree exactly with what
+ * the callers saw; live threads never exceed the budget; no thread is left behind.
  * <p>
- * Runs for a few seconds in the default build; {@code ./mvnw -pl autoconfigure test
+ * Runs for a few seconds in the default build; {@code ./mvnw -pl autoconfigure -am test
  * -Pstress} runs it for five minutes ({@code -Dpoolpilot.stress.duration=PT30M} for
  * longer).
  *
@@ -76,30 +84,38 @@ class NothingLostStressTests {
 
 	private final AtomicInteger mostLiveThreads = new AtomicInteger();
 
+	private final List<ManagedExecutor> executors = new ArrayList<>();
+
+	private final LongAdder existingResizes = new LongAdder();
+
+	private ManagedPool existingPool;
+
+	private final Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, decision) -> {
+	});
+
 	@Test
 	void everyTaskIsAccountedForAndTheCountsAgree() throws Exception {
 		ManagedExecutor plain = pool("stress-plain", 40);
 		ManagedExecutor deadline = pool("stress-deadline", 40);
-		deadline.getPool().setGuard(new QueueWaitLimit(deadline.getPool(), Duration.ofMillis(20)));
+		deadline.setGuard(new QueueWaitLimit(deadline.getPool(), Duration.ofMillis(20)));
 		ManagedExecutor downstream = pool("stress-downstream", 20);
 		CircuitBreaker circuitBreaker = CircuitBreaker.of("downstream",
 				CircuitBreakerConfig.custom()
 					.slidingWindow(20, 10, SlidingWindowType.COUNT_BASED)
 					.waitDurationInOpenState(Duration.ofMillis(200))
 					.build());
-		downstream.getPool()
-			.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(downstream.getPool(), circuitBreaker),
-					new TaskTimeouts(downstream.getPool(), Duration.ofMillis(100)))));
+		downstream.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(downstream.getPool(), circuitBreaker),
+				new TaskTimeouts(downstream.getPool(), Duration.ofMillis(100)))));
 		List<ManagedExecutor> pools = List.of(plain, deadline, downstream);
-		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, from, to, why) -> {
-		});
+		ThreadPoolTaskExecutor existing = existingExecutor("stress-existing", 40);
 		List<Thread> threads = new ArrayList<>();
-		try (PoolSampler sampler = new PoolSampler(this.registry, Duration.ofMillis(50), tuner::tick)) {
+		try (PoolSampler sampler = new PoolSampler(this.registry, Duration.ofMillis(50), this.tuner::tick)) {
 			sampler.start();
 			for (int i = 0; i < PRODUCERS; i++) {
-				threads.add(start("producer-" + i, () -> produce(pools)));
+				threads.add(start("producer-" + i, () -> produce(pools, existing)));
 			}
 			threads.add(start("resizer", () -> resize(pools)));
+			threads.add(start("existing-resizer", () -> resize(existing)));
 			Thread monitor = start("monitor", this::watchLiveThreads);
 			LockSupport.parkNanos(DURATION.toNanos() / 2);
 			this.slowDownstream.set(true);
@@ -111,14 +127,19 @@ class NothingLostStressTests {
 			for (ManagedExecutor pool : pools) {
 				pool.shutdown();
 			}
+			// Graceful, as the bean was configured: it waits for its queued tasks.
+			existing.shutdown();
 			for (ManagedExecutor pool : pools) {
 				assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).as(pool.getPool().getName()).isTrue();
 			}
+			assertThat(existing.getThreadPoolExecutor().awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 			monitor.join();
 		}
-		for (ManagedExecutor pool : pools) {
-			this.ledgers.get(pool.getPool().getName()).settle(pool.getPool());
-			System.out.println(pool.getPool().getName() + ": " + pool.getPool().getRecorder().taskCounts());
+		List<ManagedPool> managed = new ArrayList<>(pools.stream().map(ManagedExecutor::getPool).toList());
+		managed.add(this.existingPool);
+		for (ManagedPool pool : managed) {
+			this.ledgers.get(pool.getName()).settle(pool);
+			System.out.println(pool.getName() + ": " + pool.getRecorder().taskCounts());
 		}
 		System.out.println("most live threads: " + this.mostLiveThreads.get() + " of " + BUDGET);
 		assertThat(this.mostLiveThreads.get()).isLessThanOrEqualTo(BUDGET);
@@ -126,6 +147,8 @@ class NothingLostStressTests {
 		assertThat(downstreamCounts.timedOut()).as("the slow downstream's tasks time out").isPositive();
 		assertThat(pools).as("the pools were overloaded")
 			.anySatisfy((pool) -> assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isPositive());
+		assertThat(this.existingResizes.sum()).as("the application's executor was resized through its setters")
+			.isPositive();
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
 				.noneMatch((thread) -> thread.getName().startsWith("stress-")));
@@ -146,12 +169,50 @@ class NothingLostStressTests {
 			.build();
 		this.registry.register(executor.getPool());
 		this.ledgers.put(name, new Ledger());
+		this.executors.add(executor);
 		return executor;
 	}
 
-	private void produce(List<ManagedExecutor> pools) {
+	/**
+	 * An application's own executor, brought under management the way Spring brings it:
+	 * through the post-processor, before and after its initialization.
+	 */
+	private ThreadPoolTaskExecutor existingExecutor(String name, int queueCapacity) {
+		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+		executor.setCorePoolSize(6);
+		executor.setMaxPoolSize(6);
+		executor.setQueueCapacity(queueCapacity);
+		executor.setKeepAliveSeconds(1);
+		executor.setWaitForTasksToCompleteOnShutdown(true);
+		executor.setAwaitTerminationSeconds(60);
+		AtomicInteger count = new AtomicInteger();
+		executor.setThreadFactory((task) -> {
+			Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+			thread.setUncaughtExceptionHandler((failed, ex) -> {
+			});
+			return thread;
+		});
+		ExistingExecutorsPostProcessor postProcessor = new ExistingExecutorsPostProcessor(() -> this.registry,
+				PoolRecorder::builder, List.of(),
+				(own) -> new ExistingExecutorSettings(new PoolBounds(1, 12), own.corePoolSize(), own.maxPoolSize(),
+						own.queueCapacity(), null, null, 1, (pool) -> List.of()));
+		postProcessor.postProcessBeforeInitialization(executor, name);
+		executor.setBeanName(name);
+		executor.afterPropertiesSet();
+		ThreadPoolTaskExecutor managed = (ThreadPoolTaskExecutor) postProcessor.postProcessAfterInitialization(executor,
+				name);
+		this.existingPool = this.registry.get(name);
+		this.ledgers.put(name, new Ledger());
+		return managed;
+	}
+
+	private void produce(List<ManagedExecutor> pools, ThreadPoolTaskExecutor existing) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		while (this.running.get()) {
+			if (random.nextInt(pools.size() + 1) == 0) {
+				produce(existing, random);
+				continue;
+			}
 			ManagedExecutor pool = pools.get(random.nextInt(pools.size()));
 			Ledger ledger = this.ledgers.get(pool.getPool().getName());
 			boolean slow = pool.getPool().getName().endsWith("downstream") && this.slowDownstream.get();
@@ -177,6 +238,59 @@ class NothingLostStressTests {
 				ledger.rejectedAtSubmit.increment();
 			}
 			LockSupport.parkNanos(random.nextLong(20_000, 100_000));
+		}
+	}
+
+	private void produce(ThreadPoolTaskExecutor existing, ThreadLocalRandom random) {
+		Ledger ledger = this.ledgers.get(this.existingPool.getName());
+		boolean fail = random.nextInt(20) == 0;
+		ledger.attempts.increment();
+		try {
+			switch (random.nextInt(3)) {
+				case 0 -> existing.execute(() -> {
+					work(false, fail, ledger);
+					ledger.runnablesCompleted.increment();
+				});
+				case 1 -> ledger.futures.add(existing.submit(() -> {
+					work(false, fail, null);
+					return "done";
+				}));
+				default -> ledger.futures.add(existing.submitCompletable(() -> {
+					work(false, fail, null);
+					return "done";
+				}));
+			}
+		}
+		catch (TaskRejectedException ex) {
+			assertThat(ex).hasCauseInstanceOf(PoolRejectedException.class);
+			ledger.rejectedAtSubmit.increment();
+		}
+		LockSupport.parkNanos(random.nextLong(20_000, 100_000));
+	}
+
+	/**
+	 * Resize the application's executor as its own code would: through the bean's setters
+	 * and the executor it hands out, each change checked against the pool's bounds and
+	 * the budget.
+	 */
+	private void resize(ThreadPoolTaskExecutor existing) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (this.running.get()) {
+			int size = random.nextInt(1, 13);
+			try {
+				switch (random.nextInt(4)) {
+					case 0 -> existing.setMaxPoolSize(size);
+					case 1 -> existing.setCorePoolSize(size);
+					case 2 -> existing.getThreadPoolExecutor().setMaximumPoolSize(size);
+					default -> existing.getThreadPoolExecutor().setCorePoolSize(size);
+				}
+				this.existingResizes.increment();
+			}
+			catch (InvalidPoolSizeException ex) {
+				// Outside its bounds, below its core size or over the budget: refused,
+				// nothing changed.
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(1, 10)));
 		}
 	}
 
@@ -208,12 +322,12 @@ class NothingLostStressTests {
 		while (this.running.get()) {
 			ManagedPool pool = pools.get(random.nextInt(pools.size())).getPool();
 			if (random.nextInt(4) == 0) {
-				pool.setTuningMode(random.nextBoolean() ? TuningMode.AUTO : TuningMode.MANUAL);
+				this.tuner.setMode(pool.getName(), random.nextBoolean() ? TuningMode.AUTO : TuningMode.MANUAL);
 			}
 			else {
 				int max = random.nextInt(1, 13);
 				try {
-					this.registry.resize(pool, random.nextInt(1, max + 1), max);
+					pool.resize(random.nextInt(1, max + 1), max);
 				}
 				catch (InvalidPoolSizeException ex) {
 					// Over the budget: refused, nothing changed.
@@ -224,10 +338,11 @@ class NothingLostStressTests {
 	}
 
 	private void watchLiveThreads() {
-		while (this.running.get() || this.registry.liveThreads() > 0) {
-			this.mostLiveThreads.accumulateAndGet(this.registry.liveThreads(), Math::max);
+		while (this.running.get() || this.registry.budget().liveThreads() > 0) {
+			this.mostLiveThreads.accumulateAndGet(this.registry.budget().liveThreads(), Math::max);
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-			if (!this.running.get() && this.registry.pools().stream().allMatch((p) -> p.getExecutor().isTerminated())) {
+			if (!this.running.get() && this.executors.stream().allMatch(ManagedExecutor::isTerminated)
+					&& this.registry.budget().liveThreads() == 0) {
 				return;
 			}
 		}

@@ -7,16 +7,17 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.InvalidPoolSizeException;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSnapshot;
-import io.github.poolpilot.core.PoolSnapshot.LittlesLaw;
-import io.github.poolpilot.core.PoolSnapshot.Rejections;
-import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.actuate.ThreadPoolsDescriptor.BudgetDescriptor;
+import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Decision;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Manual;
+import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.tuning.TuningMode;
 
-import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -28,7 +29,9 @@ import org.springframework.context.ApplicationEventPublisher;
 /**
  * {@link Endpoint @Endpoint} that shows every managed pool and changes a pool's size or
  * tuning mode. Read-only unless the application opts in with
- * {@code management.endpoint.threadpools.access=unrestricted}.
+ * {@code management.endpoint.threadpools.access=unrestricted}. What it answers are its
+ * own descriptor types ({@link ThreadPoolsDescriptor}), so that the HTTP API does not
+ * change with the core's records.
  *
  * @author poolpilot authors
  */
@@ -38,21 +41,25 @@ public class ThreadPoolsEndpoint {
 	/**
 	 * The audit event type of a size or mode change made through this endpoint.
 	 */
-	public static final String AUDIT_EVENT_TYPE = "THREAD_POOL_CHANGED";
+	public static final String AUDIT_EVENT_TYPE = PoolChangeAudit.EVENT_TYPE;
 
 	private static final Log logger = LogFactory.getLog(ThreadPoolsEndpoint.class);
 
 	private final PoolRegistry registry;
+
+	private final Tuner tuner;
 
 	private final ApplicationEventPublisher events;
 
 	/**
 	 * Create an endpoint.
 	 * @param registry the managed pools
+	 * @param tuner the tuner, which owns each pool's tuning mode and decisions
 	 * @param events where audit events are published
 	 */
-	public ThreadPoolsEndpoint(PoolRegistry registry, ApplicationEventPublisher events) {
+	public ThreadPoolsEndpoint(PoolRegistry registry, Tuner tuner, ApplicationEventPublisher events) {
 		this.registry = registry;
+		this.tuner = tuner;
 		this.events = events;
 	}
 
@@ -60,8 +67,7 @@ public class ThreadPoolsEndpoint {
 	public ThreadPoolsDescriptor threadPools() {
 		Map<String, PoolDescriptor> pools = new LinkedHashMap<>();
 		this.registry.pools().forEach((pool) -> pools.put(pool.getName(), describe(pool)));
-		return new ThreadPoolsDescriptor(new BudgetDescriptor(this.registry.budgetMaxThreads(),
-				this.registry.allocatedThreads(), this.registry.liveThreads()), pools);
+		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget()), pools);
 	}
 
 	@ReadOperation
@@ -80,7 +86,9 @@ public class ThreadPoolsEndpoint {
 	 * @param maxPoolSize the new maximum size, if it changes
 	 * @param tuning {@code "auto"} or {@code "manual"}, if the mode changes
 	 * @return the pool's new state, or {@code null} for an unknown pool
-	 * @throws InvalidPoolSizeException naming the offending field when a value is invalid
+	 * @throws InvalidPoolSizeException naming the offending size when a size is invalid
+	 * @throws InvalidChangeException naming the offending field for any other invalid
+	 * value
 	 */
 	@WriteOperation
 	public @Nullable PoolDescriptor updateThreadPool(SecurityContext securityContext, @Selector String name,
@@ -90,42 +98,38 @@ public class ThreadPoolsEndpoint {
 			return null;
 		}
 		if (corePoolSize == null && maxPoolSize == null && tuning == null) {
-			throw new InvalidPoolSizeException("corePoolSize",
+			throw new InvalidChangeException("corePoolSize",
 					"Nothing to change: give corePoolSize, maxPoolSize or tuning (\"auto\" or \"manual\")");
 		}
 		TuningMode mode = (tuning != null) ? parseMode(tuning) : null;
-		synchronized (this.registry) {
-			int fromCore = pool.getExecutor().getCorePoolSize();
-			int fromMax = pool.getExecutor().getMaximumPoolSize();
+		String principal = principal(securityContext);
+		this.registry.budget().change(() -> {
+			int fromCore = pool.corePoolSize();
+			int fromMax = pool.maxPoolSize();
 			int core = (corePoolSize != null) ? corePoolSize
 					: Math.min(fromCore, (maxPoolSize != null) ? maxPoolSize : fromCore);
 			int max = (maxPoolSize != null) ? maxPoolSize : Math.max(fromMax, core);
 			boolean resizing = corePoolSize != null || maxPoolSize != null;
 			if (resizing) {
-				this.registry.resize(pool, core, max);
+				pool.resize(core, max);
 			}
-			TuningMode newMode = (mode != null) ? mode : (resizing ? TuningMode.MANUAL : pool.getTuningMode());
-			pool.setTuningMode(newMode);
-			String who = principal(securityContext);
-			String decision = (resizing ? "resize " + fromCore + "/" + fromMax + "→" + core + "/" + max : "keep size")
-					+ ": by " + who + ", tuning " + newMode.value();
-			pool.recordDecision(decision);
-			logger.info("Pool '" + name + "': " + decision);
-			Map<String, Object> data = new LinkedHashMap<>();
-			data.put("pool", name);
-			data.put("from", Map.of("corePoolSize", fromCore, "maxPoolSize", fromMax));
-			data.put("to", Map.of("corePoolSize", core, "maxPoolSize", max));
-			data.put("tuning", newMode.value());
-			data.put("reason", "manual change through the threadpools endpoint");
-			this.events.publishEvent(new AuditApplicationEvent(who, AUDIT_EVENT_TYPE, data));
-		}
+			TuningMode newMode = (mode != null) ? mode
+					: (resizing ? TuningMode.MANUAL : this.tuner.state(name).getMode());
+			this.tuner.setMode(name, newMode);
+			Decision decision = new Decision(Action.MANUAL, fromMax, max,
+					new Manual(principal, fromCore, core, newMode, resizing), null, null, max, true, false);
+			this.tuner.record(name, decision);
+			logger.info("Pool '" + name + "': " + decision.reason());
+			this.events.publishEvent(PoolChangeAudit.event(principal, name, fromCore, fromMax, core, max, newMode,
+					"manual change through the threadpools endpoint"));
+		});
 		return describe(pool);
 	}
 
 	private TuningMode parseMode(String tuning) {
 		if ("auto".equals(tuning)) {
-			if (!this.registry.isTuningEnabled()) {
-				throw new InvalidPoolSizeException("tuning",
+			if (!this.tuner.isEnabled()) {
+				throw new InvalidChangeException("tuning",
 						"tuning \"auto\" is not available: self-tuning is off (poolpilot.tuning.enabled=false)");
 			}
 			return TuningMode.AUTO;
@@ -133,7 +137,7 @@ public class ThreadPoolsEndpoint {
 		if ("manual".equals(tuning)) {
 			return TuningMode.MANUAL;
 		}
-		throw new InvalidPoolSizeException("tuning",
+		throw new InvalidChangeException("tuning",
 				"tuning \"" + tuning + "\" is not a tuning mode (allowed: \"auto\", \"manual\")");
 	}
 
@@ -142,77 +146,7 @@ public class ThreadPoolsEndpoint {
 	}
 
 	private PoolDescriptor describe(ManagedPool pool) {
-		PoolSnapshot.Sizes sizes = pool.sizes();
-		TaskCounts counts = pool.getRecorder().taskCounts();
-		PoolSnapshot snapshot = pool.lastSnapshot();
-		TuningDescriptor tuning = new TuningDescriptor(pool.getTuningMode().value(), sizes.maxPoolSize(),
-				pool.getLastDecision(), pool.isTuningLimited());
-		return new PoolDescriptor(sizes.corePoolSize(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
-				sizes.queueSize(), sizes.queueCapacity(), counts.submitted(), counts.completed(), counts.failed(),
-				counts.rejected(), counts.rejections(), counts.abandoned(), counts.timedOut(), sizes.minThreads(),
-				sizes.maxThreads(), pool.getWeight(), tuning, (snapshot != null) ? snapshot.littlesLaw() : null);
-	}
-
-	/**
-	 * All managed pools and the budget they share.
-	 *
-	 * @param budget the budget
-	 * @param pools each pool by name
-	 */
-	public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDescriptor> pools) {
-
-	}
-
-	/**
-	 * The thread budget.
-	 *
-	 * @param maxThreads live threads all pools may have together
-	 * @param allocatedThreads the sum of the pools' maximum sizes
-	 * @param liveThreads the pools' live threads now
-	 */
-	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads) {
-
-	}
-
-	/**
-	 * One pool.
-	 *
-	 * @param corePoolSize the core size
-	 * @param maxPoolSize the maximum size
-	 * @param poolSize live threads
-	 * @param activeCount threads running a task
-	 * @param queueSize queued tasks
-	 * @param queueCapacity the queue's capacity
-	 * @param submittedTasks tasks offered so far
-	 * @param completedTasks tasks that ran to normal completion
-	 * @param failedTasks tasks that failed
-	 * @param rejectedTasks tasks refused
-	 * @param rejections the refused tasks by reason
-	 * @param abandonedTasks queued tasks dropped at a forced shutdown
-	 * @param timedOutTasks tasks interrupted for running longer than the pool's timeout
-	 * @param minThreads lower bound of the sizes
-	 * @param maxThreads upper bound of the sizes
-	 * @param weight share of the budget
-	 * @param tuning who decides the size, and the last decision
-	 * @param littlesLaw the last window's figures, or {@code null} before the first
-	 */
-	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
-			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
-			Rejections rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads, int weight,
-			TuningDescriptor tuning, @Nullable LittlesLaw littlesLaw) {
-
-	}
-
-	/**
-	 * Who decides a pool's size.
-	 *
-	 * @param mode {@code auto}, {@code manual} or {@code off}
-	 * @param targetThreads the size the pool is heading for
-	 * @param lastDecision the last decision with its reason
-	 * @param limited whether the tuner found the pool short of threads it could not have
-	 */
-	public record TuningDescriptor(String mode, int targetThreads, @Nullable String lastDecision, boolean limited) {
-
+		return PoolDescriptor.of(pool, this.tuner.state(pool.getName()));
 	}
 
 }

@@ -5,8 +5,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.actuate.ThreadPoolsEndpoint.PoolDescriptor;
-import io.github.poolpilot.core.InvalidPoolSizeException;
+import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -40,13 +40,28 @@ public class ThreadPoolsEndpointWebExtension {
 					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
 		catch (InvalidPoolSizeException ex) {
-			Map<String, Object> body = new LinkedHashMap<>();
-			body.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
-			body.put("error", "Bad Request");
-			body.put("field", ex.getField());
-			body.put("message", ex.getMessage());
-			return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
+			return new WebEndpointResponse<>(badRequest(ex.getField(), ex.getMessage()),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
+		catch (InvalidChangeException ex) {
+			return new WebEndpointResponse<>(badRequest(ex.getField(), ex.getMessage()),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
+	}
+
+	/**
+	 * Return the body of a refused change: the offending field and what is allowed.
+	 * @param field the field
+	 * @param message what is wrong and what is allowed
+	 * @return the body
+	 */
+	static Map<String, Object> badRequest(String field, @Nullable String message) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
+		body.put("error", "Bad Request");
+		body.put("field", field);
+		body.put("message", message);
+		return body;
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.github.poolpilot.actuate;
 
 import java.lang.reflect.Type;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -73,12 +72,7 @@ public class ThreadPoolsRequestBodyCheck extends RequestBodyAdviceAdapter {
 
 	@ExceptionHandler(InvalidFieldException.class)
 	ResponseEntity<Map<String, Object>> invalidField(InvalidFieldException ex) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("status", 400);
-		body.put("error", "Bad Request");
-		body.put("field", ex.field);
-		body.put("message", ex.getMessage());
-		return ResponseEntity.badRequest().body(body);
+		return ResponseEntity.badRequest().body(ThreadPoolsEndpointWebExtension.badRequest(ex.field, ex.getMessage()));
 	}
 
 	private boolean isThreadPoolsWrite() {

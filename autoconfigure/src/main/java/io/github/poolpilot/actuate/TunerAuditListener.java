@@ -1,12 +1,10 @@
 package io.github.poolpilot.actuate;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-import io.github.poolpilot.core.ManagedPool;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.tuning.Decision;
 import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.tuning.TuningMode;
 
-import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
@@ -29,14 +27,9 @@ public class TunerAuditListener implements Tuner.ResizeListener {
 	}
 
 	@Override
-	public void resized(ManagedPool pool, int from, int to, String reason) {
-		Map<String, Object> data = new LinkedHashMap<>();
-		data.put("pool", pool.getName());
-		data.put("from", Map.of("corePoolSize", from, "maxPoolSize", from));
-		data.put("to", Map.of("corePoolSize", to, "maxPoolSize", to));
-		data.put("tuning", pool.getTuningMode().value());
-		data.put("reason", reason);
-		this.events.publishEvent(new AuditApplicationEvent(PRINCIPAL, ThreadPoolsEndpoint.AUDIT_EVENT_TYPE, data));
+	public void resized(ManagedPool pool, Decision decision) {
+		this.events.publishEvent(PoolChangeAudit.event(PRINCIPAL, pool.getName(), decision.from(), decision.from(),
+				decision.to(), decision.to(), TuningMode.AUTO, decision.reason()));
 	}
 
 }

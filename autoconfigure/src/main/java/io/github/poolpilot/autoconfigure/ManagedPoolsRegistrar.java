@@ -10,15 +10,15 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Measurement;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.QueueWaitLimit;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TaskGuardProvider;
-import io.github.poolpilot.core.TaskTimeouts;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskGuardProvider;
+import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -67,6 +67,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	static PoolpilotProperties bind(Environment environment) {
 		PoolpilotProperties properties = Binder.get(environment).bindOrCreate("poolpilot", PoolpilotProperties.class);
 		PoolpilotPropertiesValidator.validate(properties);
+		ExistingExecutorsBinding.checkNoBeanIsNamedLikeAGlobalKey(environment);
 		return properties;
 	}
 
@@ -80,11 +81,12 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * Start each pool at its weighted share of the budget, within its bounds.
 	 */
 	static Map<String, Integer> initialSizes(PoolpilotProperties properties) {
-		int budget = properties.effectiveBudget();
+		int budget = ThreadBudget.maxThreads(properties.getBudget().getMaxThreads(),
+				properties.getPools().values().stream().mapToInt(Pool::getMaxThreads));
 		int totalWeight = properties.getPools().values().stream().mapToInt(Pool::getWeight).sum();
 		Map<String, Integer> sizes = new LinkedHashMap<>();
 		properties.getPools().forEach((name, pool) -> {
-			int share = (int) ((long) budget * pool.getWeight() / totalWeight);
+			int share = ThreadBudget.share(budget, pool.getWeight(), totalWeight);
 			sizes.put(name, new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()).clamp(share));
 		});
 		return sizes;
@@ -108,18 +110,18 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		executor.setBounds(new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()));
 		executor.setRecorder(recorder(properties.getMeasurement()));
 		executor.setWeight(pool.getWeight());
-		executor.setTuningMode(properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		executor.setGuards((managed) -> guards(name, pool, managed, beanFactory));
 		return executor;
 	}
 
 	/**
-	 * The pool's guards in the order they check: its max-queue-wait, then those of the
-	 * {@link TaskGuardProvider} beans (a circuit breaker), then its timeout, which holds
-	 * a watch on each running task and so must come last.
+	 * The pool's guards in the order they check (a declared pool's, or an existing
+	 * executor's): its max-queue-wait, then those of the {@link TaskGuardProvider} beans
+	 * (a circuit breaker), then its timeout, which holds a watch on each running task and
+	 * so must come last.
 	 */
-	private static List<TaskGuard> guards(String name, Pool pool, ManagedPool managed, BeanFactory beanFactory) {
+	static List<TaskGuard> guards(String name, Pool pool, ManagedPool managed, BeanFactory beanFactory) {
 		List<TaskGuard> guards = new ArrayList<>();
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null) {

@@ -4,7 +4,8 @@ import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
 import io.github.poolpilot.actuate.ThreadPoolsRequestBodyCheck;
 import io.github.poolpilot.actuate.TunerAuditListener;
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -34,8 +35,8 @@ public final class PoolpilotActuatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(PoolRegistry.class)
-	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, ApplicationEventPublisher events) {
-		return new ThreadPoolsEndpoint(registry, events);
+	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, Tuner tuner, ApplicationEventPublisher events) {
+		return new ThreadPoolsEndpoint(registry, tuner, events);
 	}
 
 	@Bean

@@ -1,16 +1,20 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.List;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSampler;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolSampler;
+import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 import io.github.poolpilot.task.VirtualApplicationTaskExecutorPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -44,12 +48,11 @@ public final class PoolpilotAutoConfiguration {
 	@Bean
 	@ConditionalOnBooleanProperty(name = "poolpilot.existing-executors.enabled", matchIfMissing = true)
 	static ExistingExecutorsPostProcessor poolpilotExistingExecutorsPostProcessor(Environment environment,
-			ObjectProvider<PoolRegistry> registry) {
+			ObjectProvider<PoolRegistry> registry, BeanFactory beanFactory) {
 		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
 		return new ExistingExecutorsPostProcessor(registry::getObject,
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
-				properties.getExistingExecutors().getQueueCapacity(),
-				properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
+				(own) -> ExistingExecutorsBinding.settings(environment, own, beanFactory));
 	}
 
 	/**
@@ -65,16 +68,13 @@ public final class PoolpilotAutoConfiguration {
 		return new VirtualApplicationTaskExecutorPostProcessor(
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
 				properties.getExistingExecutors().getQueueCapacity(),
-				properties.getExistingExecutors().getMaxConcurrency(),
-				properties.getTuning().isEnabled() ? TuningMode.AUTO : TuningMode.OFF);
+				properties.getExistingExecutors().getMaxConcurrency());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	PoolRegistry poolpilotPoolRegistry(PoolpilotProperties properties) {
-		PoolRegistry registry = new PoolRegistry(properties.getBudget().getMaxThreads());
-		registry.setTuningEnabled(properties.getTuning().isEnabled());
-		return registry;
+		return new PoolRegistry(properties.getBudget().getMaxThreads());
 	}
 
 	/**
@@ -82,37 +82,60 @@ public final class PoolpilotAutoConfiguration {
 	 * maximum sizes fit the budget, or fail start-up when even their minimums do not.
 	 */
 	@Bean
-	SmartInitializingSingleton poolpilotBudgetCheck(PoolRegistry registry, PoolpilotProperties properties) {
+	SmartInitializingSingleton poolpilotBudgetCheck(PoolRegistry registry, Tuner tuner,
+			PoolpilotProperties properties) {
 		return () -> {
-			int missing = registry.fitToBudget();
-			if (missing > 0) {
+			ThreadBudget.Fit fit = registry.budget().fit();
+			tuner.record(fit);
+			if (fit.shortBy() > 0) {
 				throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads",
 						properties.getBudget().getMaxThreads(),
-						"must be at least " + (registry.budgetMaxThreads() + missing)
+						"must be at least " + (registry.budget().maxThreads() + fit.shortBy())
 								+ " to give every managed pool, the application's own executors included, its "
 								+ "min-threads (or exclude executors with poolpilot.exclude)");
 			}
 		};
 	}
 
+	/**
+	 * Once every pool exists, warn about existing-executor settings that name no managed
+	 * executor: a misspelt or excluded bean name would otherwise be ignored without a
+	 * word.
+	 */
 	@Bean
-	PoolsConfigurationRefresher poolpilotConfigurationRefresher(Environment environment, PoolRegistry registry) {
-		return new PoolsConfigurationRefresher(environment, registry);
+	SmartInitializingSingleton poolpilotExistingExecutorsCheck(Environment environment, PoolRegistry registry) {
+		return () -> ExistingExecutorsBinding.configuredNames(environment).forEach((uniform, name) -> {
+			List<String> pools = registry.pools().stream().map(ManagedPool::getName).sorted().toList();
+			if (pools.stream().noneMatch((pool) -> ExistingExecutorsBinding.uniform(pool).equals(uniform))) {
+				logger.warn("'" + name + "' configures no executor: no ThreadPoolTaskExecutor bean of that name is "
+						+ "managed (it is excluded, or named otherwise). The managed pools are " + pools + ".");
+			}
+		});
+	}
+
+	@Bean
+	PoolsConfigurationRefresher poolpilotConfigurationRefresher(Environment environment, PoolRegistry registry,
+			Tuner tuner, ObjectProvider<ExistingExecutorsPostProcessor> existingExecutors) {
+		return new PoolsConfigurationRefresher(environment, registry, tuner, existingExecutors::getIfAvailable);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	Tuner poolpilotTuner(PoolRegistry registry, ObjectProvider<Tuner.ResizeListener> listeners) {
-		return new Tuner(registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, from, to, reason) -> {
-			logger.info("Pool '" + pool.getName() + "': " + reason);
-			listeners.orderedStream().forEach((listener) -> listener.resized(pool, from, to, reason));
+	Tuner poolpilotTuner(PoolRegistry registry, PoolpilotProperties properties,
+			ObjectProvider<Tuner.ResizeListener> listeners) {
+		Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, decision) -> {
+			logger.info("Pool '" + pool.getName() + "': " + decision.reason());
+			listeners.orderedStream().forEach((listener) -> listener.resized(pool, decision));
 		});
+		tuner.setEnabled(properties.getTuning().isEnabled());
+		return tuner;
 	}
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
 	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner) {
-		return new PoolSampler(registry, properties.getMeasurement().getWindow(), tuner::tick);
+		return new PoolSampler(registry, properties.getMeasurement().getWindow(), tuner::tick,
+				properties.getTuning().getFastPathInterval(), tuner::pulse);
 	}
 
 }

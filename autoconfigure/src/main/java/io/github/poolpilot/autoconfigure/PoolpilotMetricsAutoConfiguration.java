@@ -5,7 +5,7 @@ import java.util.Collections;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.metrics.PoolMetrics;
 import io.github.poolpilot.task.ManagedSimpleAsyncTaskExecutor;
 import io.github.poolpilot.tuning.Tuner;
@@ -35,9 +35,9 @@ import org.springframework.context.annotation.Bean;
 public final class PoolpilotMetricsAutoConfiguration {
 
 	@Bean
-	SmartInitializingSingleton poolpilotMetricsBinder(PoolRegistry registry, ObjectProvider<Tuner> tuner,
+	SmartInitializingSingleton poolpilotMetricsBinder(PoolRegistry registry, Tuner tuner,
 			ObjectProvider<MeterRegistry> meterRegistries, ListableBeanFactory beanFactory) {
-		PoolMetrics metrics = new PoolMetrics(registry, tuner.getIfAvailable());
+		PoolMetrics metrics = new PoolMetrics(registry, tuner);
 		// The primary registry: a composite when there are several, so each meter is
 		// bound once and the timing listener feeds every registry.
 		return () -> meterRegistries.ifAvailable((meterRegistry) -> {
@@ -53,9 +53,10 @@ public final class PoolpilotMetricsAutoConfiguration {
 	 */
 	private static void bindExecutorMeters(ListableBeanFactory beanFactory, MeterRegistry meterRegistry) {
 		beanFactory.getBeansOfType(ManagedSimpleAsyncTaskExecutor.class, false, false)
-			.forEach((name, executor) -> new ExecutorServiceMetrics(executor.getManagedExecutor(), name,
-					Collections.emptyList())
-				.bindTo(meterRegistry));
+			.forEach(
+					(name, executor) -> new ExecutorServiceMetrics(executor.getManagedExecutor().asThreadPoolExecutor(),
+							name, Collections.emptyList())
+						.bindTo(meterRegistry));
 	}
 
 }

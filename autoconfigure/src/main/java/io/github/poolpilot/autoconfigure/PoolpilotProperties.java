@@ -71,17 +71,6 @@ public class PoolpilotProperties {
 	}
 
 	/**
-	 * Return the budget in force: the configured one, or the sum of the pools'
-	 * max-threads when none is configured.
-	 * @return the budget's maximum live threads
-	 */
-	public int effectiveBudget() {
-		Integer maxThreads = this.budget.getMaxThreads();
-		return (maxThreads != null) ? maxThreads
-				: Math.max(1, this.pools.values().stream().mapToInt(Pool::getMaxThreads).sum());
-	}
-
-	/**
 	 * The thread budget that all managed pools share.
 	 */
 	public static class Budget {
@@ -112,12 +101,27 @@ public class PoolpilotProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * How often the tuner's fast path reads every pool between measurement windows,
+		 * to meet a load step and hand a pool its share of the budget at once; 0 turns it
+		 * off. Shorter than the measurement window.
+		 */
+		private Duration fastPathInterval = Duration.ofMillis(100);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public Duration getFastPathInterval() {
+			return this.fastPathInterval;
+		}
+
+		public void setFastPathInterval(Duration fastPathInterval) {
+			this.fastPathInterval = fastPathInterval;
 		}
 
 	}

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
+import io.github.poolpilot.task.ExistingExecutorSettings;
 
 import org.springframework.util.ClassUtils;
 
@@ -46,6 +47,12 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
 					properties.getMeasurement().getWindow(), "must be a positive duration");
 		}
+		Duration fastPath = properties.getTuning().getFastPathInterval();
+		if (fastPath.isNegative() || fastPath.compareTo(properties.getMeasurement().getWindow()) >= 0) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.tuning.fast-path-interval", fastPath,
+					"must be 0 (off) or a positive duration shorter than poolpilot.measurement.window ("
+							+ properties.getMeasurement().getWindow() + ")");
+		}
 		if (properties.getMeasurement().getTimingSampleEvery() < 1) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.timing-sample-every",
 					properties.getMeasurement().getTimingSampleEvery(), "must be at least 1 (1 times every task)");
@@ -69,6 +76,45 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", pool.getQueueCapacity(),
 					"must be at least 1 (the queue is always bounded)");
 		}
+		if (pool.isVirtualThreads() && !VirtualManagedExecutor.isSupported()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
+					"needs Java 21 or later, and this application runs on Java " + Runtime.version()
+							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
+		}
+		validateShared(prefix, pool);
+	}
+
+	/**
+	 * Check an existing executor's settings: its own, overridden by
+	 * {@code poolpilot.existing-executors.<bean>.*}. Its own core size may be 0 and its
+	 * queue a hand-off ({@code SynchronousQueue}, capacity 0), as Spring allows.
+	 * @param prefix the keys' prefix, ending with a dot
+	 * @param pool the settings
+	 * @param own what the executor was made with
+	 */
+	static void validateExisting(String prefix, Pool pool, ExistingExecutorSettings.Own own) {
+		if (pool.getMinThreads() < 0) {
+			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", pool.getMinThreads(),
+					"must not be negative");
+		}
+		if (pool.getMaxThreads() < Math.max(1, pool.getMinThreads())) {
+			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", pool.getMaxThreads(),
+					"must be at least 1 and at least min-threads (" + pool.getMinThreads()
+							+ "; unless set, min-threads is the executor's core size, " + own.corePoolSize() + ")");
+		}
+		if (pool.getQueueCapacity() < 0) {
+			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", pool.getQueueCapacity(),
+					"must not be negative (0 hands each task straight to a thread)");
+		}
+		if (pool.isVirtualThreads()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
+					"is for the pools poolpilot creates: an existing ThreadPoolTaskExecutor keeps its own threads; "
+							+ "declare it under poolpilot.pools instead to run its tasks on virtual threads");
+		}
+		validateShared(prefix, pool);
+	}
+
+	private static void validateShared(String prefix, Pool pool) {
 		if (pool.getWeight() < 1) {
 			throw new InvalidPoolpilotPropertyException(prefix + "weight", pool.getWeight(), "must be at least 1");
 		}
@@ -83,11 +129,6 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getAwaitTermination().isNegative()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", pool.getAwaitTermination(),
 					"must not be negative");
-		}
-		if (pool.isVirtualThreads() && !VirtualManagedExecutor.isSupported()) {
-			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
-					"needs Java 21 or later, and this application runs on Java " + Runtime.version()
-							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
 		}
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null && (maxQueueWait.isNegative() || maxQueueWait.isZero())) {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
-import io.github.poolpilot.core.TaskGuardProvider;
-import io.github.poolpilot.core.TaskTimeouts;
+import io.github.poolpilot.guard.TaskGuardProvider;
+import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -45,10 +46,10 @@ public final class PoolpilotResilienceAutoConfiguration {
 
 		@Bean
 		@Order(0)
-		TaskGuardProvider poolpilotCircuitBreakerGuards(PoolpilotProperties properties,
+		TaskGuardProvider poolpilotCircuitBreakerGuards(PoolpilotProperties properties, Environment environment,
 				ObjectProvider<CircuitBreakerRegistry> registry) {
 			return (name, pool) -> {
-				String circuitBreaker = named(properties, name, Resilience::getCircuitBreaker);
+				String circuitBreaker = named(properties, environment, name, Resilience::getCircuitBreaker);
 				if (circuitBreaker == null) {
 					return List.of();
 				}
@@ -68,21 +69,22 @@ public final class PoolpilotResilienceAutoConfiguration {
 		 */
 		@Bean
 		@Order(Ordered.LOWEST_PRECEDENCE)
-		TaskGuardProvider poolpilotTimeLimiterGuards(PoolpilotProperties properties,
+		TaskGuardProvider poolpilotTimeLimiterGuards(PoolpilotProperties properties, Environment environment,
 				ObjectProvider<TimeLimiterRegistry> registry) {
 			return (name, pool) -> {
-				String timeLimiter = named(properties, name, Resilience::getTimeLimiter);
+				String timeLimiter = named(properties, environment, name, Resilience::getTimeLimiter);
 				if (timeLimiter == null) {
 					return List.of();
 				}
 				TimeLimiterRegistry timeLimiters = registry.getIfAvailable(TimeLimiterRegistry::ofDefaults);
 				// Asked for an unknown name, the registry would make a limiter of 1 s.
-				TimeLimiter limiter = timeLimiters.find(timeLimiter)
-					.orElseThrow(() -> new InvalidPoolpilotPropertyException(
-							"poolpilot.pools." + name + ".resilience.time-limiter", timeLimiter,
-							"the name of a time limiter under resilience4j.timelimiter.instances"
-									+ " (or poolpilot.pools." + name
-									+ ".resilience.timeout for a timeout of its own)"));
+				TimeLimiter limiter = timeLimiters.find(timeLimiter).orElseThrow(() -> {
+					String prefix = (properties.getPools().containsKey(name) ? "poolpilot.pools."
+							: ExistingExecutorsBinding.PREFIX + ".") + name + ".resilience.";
+					return new InvalidPoolpilotPropertyException(prefix + "time-limiter", timeLimiter,
+							"the name of a time limiter under resilience4j.timelimiter.instances (or " + prefix
+									+ "timeout for a timeout of its own)");
+				});
 				return List.of(new TaskTimeouts(pool, limiter.getTimeLimiterConfig().getTimeoutDuration()));
 			};
 		}
@@ -92,9 +94,12 @@ public final class PoolpilotResilienceAutoConfiguration {
 	/**
 	 * Return the Resilience4j instance a pool's setting names, if any.
 	 */
-	private static @Nullable String named(PoolpilotProperties properties, String pool,
+	private static @Nullable String named(PoolpilotProperties properties, Environment environment, String pool,
 			Function<Resilience, @Nullable String> setting) {
 		Pool settings = properties.getPools().get(pool);
+		if (settings == null) {
+			settings = ExistingExecutorsBinding.configured(environment, pool);
+		}
 		return (settings != null) ? setting.apply(settings.getResilience()) : null;
 	}
 

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.http.ProblemDetail;
 
 /**
@@ -27,9 +28,13 @@ public final class PoolpilotWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PoolRejectionExceptionHandler poolRejectionExceptionHandler(PoolpilotProperties properties) {
+	PoolRejectionExceptionHandler poolRejectionExceptionHandler(PoolpilotProperties properties,
+			Environment environment) {
 		return new PoolRejectionExceptionHandler((pool) -> {
 			Pool settings = properties.getPools().get(pool);
+			if (settings == null) {
+				settings = ExistingExecutorsBinding.configured(environment, pool);
+			}
 			return (settings != null) ? settings.getRejectionStatus() : 429;
 		});
 	}

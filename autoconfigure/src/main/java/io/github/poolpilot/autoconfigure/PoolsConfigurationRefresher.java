@@ -1,15 +1,23 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.task.ExistingExecutorSettings;
+import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -18,8 +26,9 @@ import org.springframework.core.env.Environment;
 /**
  * Re-reads {@code poolpilot.*} when the application's configuration changes at runtime
  * (Spring Cloud's {@code EnvironmentChangeEvent}, sent by a Config Server or a Kubernetes
- * ConfigMap refresh) and applies the pools' bounds and weights, the budget and the tuning
- * switch without a restart. New values are checked as at start-up and applied all
+ * ConfigMap refresh) and applies the pools' bounds and weights (a declared pool's, and an
+ * existing executor's, {@code poolpilot.existing-executors.<bean>.*}), the budget and the
+ * tuning switch without a restart. New values are checked as at start-up and applied all
  * together or not at all: invalid ones are refused with a logged error and the old ones
  * kept. The event is recognised by name so that Spring Cloud stays optional.
  *
@@ -35,9 +44,16 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 
 	private final PoolRegistry registry;
 
-	PoolsConfigurationRefresher(Environment environment, PoolRegistry registry) {
+	private final Tuner tuner;
+
+	private final Supplier<@Nullable ExistingExecutorsPostProcessor> existingExecutors;
+
+	PoolsConfigurationRefresher(Environment environment, PoolRegistry registry, Tuner tuner,
+			Supplier<@Nullable ExistingExecutorsPostProcessor> existingExecutors) {
 		this.environment = environment;
 		this.registry = registry;
+		this.tuner = tuner;
+		this.existingExecutors = existingExecutors;
 	}
 
 	@Override
@@ -49,23 +65,42 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 
 	void refresh() {
 		PoolpilotProperties properties;
+		Map<String, Pool> settingsByPool;
 		try {
 			properties = ManagedPoolsRegistrar.bind(this.environment);
+			settingsByPool = settingsByPool(properties);
 		}
 		catch (RuntimeException ex) {
 			logger.error("Refused the new poolpilot configuration and kept the current one: " + ex.getMessage());
 			return;
 		}
-		synchronized (this.registry) {
-			apply(properties);
-		}
+		this.registry.budget().change(() -> apply(properties, settingsByPool));
 	}
 
-	private void apply(PoolpilotProperties properties) {
+	/**
+	 * Each pool's settings: a declared pool's, or an existing executor's own settings
+	 * with its configuration applied over them again.
+	 */
+	private Map<String, Pool> settingsByPool(PoolpilotProperties properties) {
+		Map<String, Pool> settings = new LinkedHashMap<>(properties.getPools());
+		ExistingExecutorsPostProcessor existingExecutors = this.existingExecutors.get();
+		if (existingExecutors != null) {
+			for (ManagedPool pool : this.registry.pools()) {
+				ExistingExecutorSettings.Own own = existingExecutors.ownSettings(pool.getName());
+				if (own != null && !settings.containsKey(pool.getName())) {
+					settings.put(pool.getName(), ExistingExecutorsBinding.pool(this.environment, own,
+							properties.getExistingExecutors().getQueueCapacity()));
+				}
+			}
+		}
+		return settings;
+	}
+
+	private void apply(PoolpilotProperties properties, Map<String, Pool> settingsByPool) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
 		int allocated = 0;
 		for (ManagedPool pool : this.registry.pools()) {
-			Pool settings = properties.getPools().get(pool.getName());
+			Pool settings = settingsByPool.get(pool.getName());
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
@@ -78,15 +113,27 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 					+ allocated + " threads; lower the pools' sizes or max-threads first");
 			return;
 		}
-		bounds.forEach((pool, newBounds) -> {
-			pool.setBounds(newBounds);
-			Pool settings = properties.getPools().get(pool.getName());
+		// A larger budget first and a smaller one last, the pools that shrink before
+		// those
+		// that grow: every step stays within the budget of its moment.
+		Integer current = this.registry.budget().getConfiguredMaxThreads();
+		boolean larger = budget == null || (current != null && budget >= current);
+		if (larger) {
+			this.registry.budget().setMaxThreads(budget);
+		}
+		List<ManagedPool> byGrowth = new ArrayList<>(bounds.keySet());
+		byGrowth.sort(Comparator.comparingInt((pool) -> pool.sizesWithin(bounds.get(pool))[1] - pool.maxPoolSize()));
+		for (ManagedPool pool : byGrowth) {
+			pool.setBounds(bounds.get(pool));
+			Pool settings = settingsByPool.get(pool.getName());
 			if (settings != null) {
 				pool.setWeight(settings.getWeight());
 			}
-		});
-		this.registry.setBudget(budget);
-		this.registry.setTuningEnabled(properties.getTuning().isEnabled());
+		}
+		if (!larger) {
+			this.registry.budget().setMaxThreads(budget);
+		}
+		this.tuner.setEnabled(properties.getTuning().isEnabled());
 		logger.info("Applied the new poolpilot configuration to " + bounds.size() + " pools");
 	}
 

@@ -9,12 +9,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSnapshot.Rejections;
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.tuning.TuningState;
 
 /**
  * Binds the meters Spring Boot's {@code executor.*} binding lacks, under the same
@@ -34,18 +35,14 @@ public class PoolMetrics implements MeterBinder {
 
 	private final PoolRegistry registry;
 
-	private final @Nullable Tuner tuner;
-
-	public PoolMetrics(PoolRegistry registry) {
-		this(registry, null);
-	}
+	private final Tuner tuner;
 
 	/**
 	 * Bind the pools' meters and the tuner's.
 	 * @param registry the pools
-	 * @param tuner the tuner whose failed ticks are counted, if any
+	 * @param tuner the tuner whose decisions and failed ticks are measured
 	 */
-	public PoolMetrics(PoolRegistry registry, @Nullable Tuner tuner) {
+	public PoolMetrics(PoolRegistry registry, Tuner tuner) {
 		this.registry = registry;
 		this.tuner = tuner;
 	}
@@ -53,23 +50,22 @@ public class PoolMetrics implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry meterRegistry) {
 		this.registry.pools().forEach((pool) -> bind(pool, meterRegistry));
-		Gauge.builder("executor.budget.max", this.registry, PoolRegistry::budgetMaxThreads)
+		ThreadBudget budget = this.registry.budget();
+		Gauge.builder("executor.budget.max", budget, ThreadBudget::maxThreads)
 			.description("Live threads all managed pools may have together")
 			.baseUnit("threads")
 			.register(meterRegistry);
-		Gauge.builder("executor.budget.allocated", this.registry, PoolRegistry::allocatedThreads)
+		Gauge.builder("executor.budget.allocated", budget, ThreadBudget::allocatedThreads)
 			.description("Sum of the managed pools' maximum sizes")
 			.baseUnit("threads")
 			.register(meterRegistry);
-		Gauge.builder("executor.budget.live", this.registry, PoolRegistry::liveThreads)
+		Gauge.builder("executor.budget.live", budget, ThreadBudget::liveThreads)
 			.description("Live threads of all managed pools")
 			.baseUnit("threads")
 			.register(meterRegistry);
-		if (this.tuner != null) {
-			FunctionCounter.builder("executor.tuning.failures", this.tuner, Tuner::failedTicks)
-				.description("Tuning ticks that failed, leaving every pool's size as it was")
-				.register(meterRegistry);
-		}
+		FunctionCounter.builder("executor.tuning.failures", this.tuner, Tuner::failedTicks)
+			.description("Tuning ticks that failed, leaving every pool's size as it was")
+			.register(meterRegistry);
 	}
 
 	private static void rejected(ManagedPool pool, MeterRegistry meterRegistry, Tags tags, String reason,
@@ -83,6 +79,7 @@ public class PoolMetrics implements MeterBinder {
 	}
 
 	private void bind(ManagedPool pool, MeterRegistry meterRegistry) {
+		TuningState tuning = this.tuner.state(pool.getName());
 		Tags tags = Tags.of("name", pool.getName());
 		rejected(pool, meterRegistry, tags, "queue_full", Rejections::queueFull);
 		rejected(pool, meterRegistry, tags, "queue_wait", Rejections::queueWait);
@@ -98,11 +95,11 @@ public class PoolMetrics implements MeterBinder {
 			.description("Tasks that threw, completed exceptionally or were cancelled")
 			.baseUnit("tasks")
 			.register(meterRegistry);
-		Gauge.builder("executor.tuning.limited", pool, (p) -> p.isTuningLimited() ? 1 : 0)
+		Gauge.builder("executor.tuning.limited", tuning, (state) -> state.isLimited() ? 1 : 0)
 			.tags(tags)
 			.description("1 when the tuner found the pool short of threads it could not have")
 			.register(meterRegistry);
-		Gauge.builder("executor.tuning.target", pool, (p) -> p.getExecutor().getMaximumPoolSize())
+		Gauge.builder("executor.tuning.target", pool, ManagedPool::maxPoolSize)
 			.tags(tags)
 			.description("The size the tuner is heading for")
 			.baseUnit("threads")

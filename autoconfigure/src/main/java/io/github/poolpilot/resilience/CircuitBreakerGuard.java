@@ -7,18 +7,18 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.TaskGuard;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.guard.TaskGuard;
 
 /**
  * Puts a pool's tasks through a Resilience4j {@link CircuitBreaker}: each task asks for a
  * permission before it is queued, and its outcome and service time are recorded when it
  * ends (a slow task counts as a slow call). While the circuit is open the pool refuses
- * tasks at once, with {@link Reason#CIRCUIT_OPEN} and a retry-after of the time the
- * circuit stays open, rather than letting them queue for a failing downstream.
+ * tasks at once, with {@link RejectionReason#CIRCUIT_OPEN} and a retry-after of the time
+ * the circuit stays open, rather than letting them queue for a failing downstream.
  *
  * @author poolpilot authors
  */
@@ -64,7 +64,7 @@ public final class CircuitBreakerGuard implements TaskGuard {
 	@Override
 	public void beforeSubmit() {
 		if (!this.circuitBreaker.tryAcquirePermission()) {
-			throw new PoolRejectedException(this.pool.getName(), Reason.CIRCUIT_OPEN, retryAfter());
+			throw new PoolRejectedException(this.pool.getName(), RejectionReason.CIRCUIT_OPEN, retryAfter());
 		}
 	}
 
@@ -93,8 +93,7 @@ public final class CircuitBreakerGuard implements TaskGuard {
 		}
 		long waitMillis = this.circuitBreaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
 		long left = TimeUnit.MILLISECONDS.toNanos(waitMillis) - (this.clock.nanoTime() - this.openedAt);
-		long seconds = (long) Math.ceil(left / 1e9);
-		return Duration.ofSeconds(Math.max(1, seconds));
+		return PoolRejectedException.retryAfter(left / 1e9);
 	}
 
 }

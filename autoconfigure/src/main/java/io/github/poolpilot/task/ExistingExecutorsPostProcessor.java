@@ -1,18 +1,24 @@
 package io.github.poolpilot.task;
 
+import java.time.Duration;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.execution.ExistingExecutor;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.ManagedPool.SizeControl;
+import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
@@ -25,10 +31,15 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  * their settings: the bean keeps its own instance, so its sizes, keep-alive, thread
  * names, task decorator, rejection policy and shutdown settings stay as configured.
  * <p>
- * Before initialization an unbounded queue is bounded (and the maximum size, which an
- * unbounded queue never let the pool reach, is brought down to the core size). After it,
- * the live pool's rejection policy is wrapped to count, the pool joins the registry, and
- * the bean is replaced by a proxy that measures every submitted task.
+ * Before initialization the executor gets its settings under management
+ * ({@link ExistingExecutorSettings}): its sizes are moved into its bounds, an unbounded
+ * queue is bounded (and an unbounded maximum size, which an unbounded queue never let the
+ * pool reach, is brought down), and what the configuration names for it (queue capacity,
+ * keep-alive, await-termination) is set. After it, the live pool's rejection policy is
+ * wrapped to count, the pool joins the registry with its weight and guards, and the bean
+ * is replaced by a proxy that measures every submitted task and sends every size change,
+ * through the bean's setters or its {@code getThreadPoolExecutor()}, through the pool's
+ * one checked door.
  *
  * @author poolpilot authors
  */
@@ -42,9 +53,11 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 
 	private final Set<String> excluded;
 
-	private final int queueCapacity;
+	private final ExistingExecutorSettings.Source settings;
 
-	private final TuningMode tuningMode;
+	private final Map<String, ExistingExecutorSettings> settingsByBean = new ConcurrentHashMap<>();
+
+	private final Map<String, ExistingExecutorSettings.Own> ownSettings = new ConcurrentHashMap<>();
 
 	/**
 	 * Create a post-processor.
@@ -52,51 +65,83 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 	 * is found
 	 * @param recorder the measurement settings for each pool
 	 * @param excluded bean names to leave alone
-	 * @param queueCapacity the capacity given to an unbounded queue
-	 * @param tuningMode who decides the pools' sizes at first
+	 * @param settings decides how each executor is managed
 	 */
 	public ExistingExecutorsPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorder.Builder> recorder,
-			Collection<String> excluded, int queueCapacity, TuningMode tuningMode) {
+			Collection<String> excluded, ExistingExecutorSettings.Source settings) {
 		this.registry = registry;
 		this.recorder = recorder;
 		this.excluded = Set.copyOf(excluded);
-		this.queueCapacity = queueCapacity;
-		this.tuningMode = tuningMode;
+		this.settings = settings;
 	}
 
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
-		if (isExisting(bean, beanName) && ((ThreadPoolTaskExecutor) bean).getQueueCapacity() == Integer.MAX_VALUE) {
-			ThreadPoolTaskExecutor executor = (ThreadPoolTaskExecutor) bean;
-			executor.setQueueCapacity(this.queueCapacity);
-			int core = executor.getCorePoolSize();
-			if (executor.getMaxPoolSize() > core) {
-				executor.setMaxPoolSize(Math.max(1, core));
-			}
+		if (!isExisting(bean, beanName)) {
+			return bean;
+		}
+		ThreadPoolTaskExecutor executor = (ThreadPoolTaskExecutor) bean;
+		ExistingExecutorSettings.Own own = new ExistingExecutorSettings.Own(beanName, executor.getCorePoolSize(),
+				executor.getMaxPoolSize(), executor.getQueueCapacity(), executor.getKeepAliveSeconds());
+		ExistingExecutorSettings settings = this.settings.settings(own);
+		// Not initialized yet: these only set the bean's fields, which initialization
+		// uses.
+		executor.setQueueCapacity(settings.queueCapacity());
+		executor.setCorePoolSize(settings.corePoolSize());
+		executor.setMaxPoolSize(settings.maxPoolSize());
+		Duration keepAlive = settings.keepAlive();
+		if (keepAlive != null) {
+			executor.setKeepAliveSeconds((int) keepAlive.toSeconds());
+		}
+		Duration awaitTermination = settings.awaitTermination();
+		if (awaitTermination != null) {
+			executor.setWaitForTasksToCompleteOnShutdown(true);
+			executor.setAwaitTerminationMillis(awaitTermination.toMillis());
+		}
+		this.settingsByBean.put(beanName, settings);
+		this.ownSettings.put(beanName, own);
+		if (own.unboundedQueue()) {
 			logger.warn("ThreadPoolTaskExecutor '" + beanName + "' had an unbounded queue: poolpilot bounded it at "
-					+ this.queueCapacity + " tasks (poolpilot.existing-executors.queue-capacity) with at most "
-					+ executor.getMaxPoolSize() + " threads, the most it could ever start. Set its queue capacity, "
-					+ "or list it in poolpilot.exclude, to choose otherwise.");
+					+ settings.queueCapacity() + " tasks with at most " + settings.maxPoolSize()
+					+ " threads (poolpilot.existing-executors.queue-capacity, or poolpilot.existing-executors."
+					+ beanName + ".queue-capacity and .max-threads). Set its queue capacity, or list it in "
+					+ "poolpilot.exclude, to choose otherwise.");
 		}
 		return bean;
 	}
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (!isExisting(bean, beanName)) {
+		ExistingExecutorSettings settings = this.settingsByBean.get(beanName);
+		if (!isExisting(bean, beanName) || settings == null) {
 			return bean;
 		}
 		ThreadPoolTaskExecutor executor = (ThreadPoolTaskExecutor) bean;
 		ThreadPoolExecutor live = executor.getThreadPoolExecutor();
-		PoolRecorder recorder = this.recorder.get().build();
-		PoolBounds bounds = new PoolBounds(Math.min(live.getCorePoolSize(), 1), live.getMaximumPoolSize());
-		ManagedPool pool = new ManagedPool(beanName, live, recorder, bounds);
-		pool.setTuningMode(this.tuningMode);
-		live.setRejectedExecutionHandler(pool.countingRejections(live.getRejectedExecutionHandler()));
-		this.registry.get().register(pool);
+		Duration keepAlive = settings.keepAlive();
+		if (keepAlive != null) {
+			live.setKeepAliveTime(keepAlive.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		// The bean's own setters keep its copy of the sizes in step with the live pool.
+		ExistingExecutor existing = new ExistingExecutor(beanName, live, new SizeControl() {
+
+			@Override
+			public void setCorePoolSize(int corePoolSize) {
+				executor.setCorePoolSize(corePoolSize);
+			}
+
+			@Override
+			public void setMaximumPoolSize(int maxPoolSize) {
+				executor.setMaxPoolSize(maxPoolSize);
+			}
+
+		}, this.recorder.get().build(), settings.bounds());
+		existing.getPool().setWeight(settings.weight());
+		existing.setGuard(TaskGuard.of(settings.guards().apply(existing.getPool())));
+		PoolLifecycle.started(this.registry.get(), existing.getPool());
 		ProxyFactory proxy = new ProxyFactory(executor);
 		proxy.setProxyTargetClass(true);
-		proxy.addAdvice(new MeasuringTaskInterceptor(executor, recorder));
+		proxy.addAdvice(new MeasuringTaskInterceptor(executor, existing));
 		return proxy.getProxy(executor.getClass().getClassLoader());
 	}
 
@@ -105,7 +150,7 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 		if (bean instanceof ThreadPoolTaskExecutor && !(bean instanceof ManagedTaskExecutor)) {
 			ManagedPool pool = this.registry.get().get(beanName);
 			if (pool != null) {
-				this.registry.get().unregister(pool);
+				PoolLifecycle.stopped(this.registry.get(), pool);
 			}
 		}
 	}
@@ -113,6 +158,17 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 	@Override
 	public boolean requiresDestruction(Object bean) {
 		return bean instanceof ThreadPoolTaskExecutor && !(bean instanceof ManagedTaskExecutor);
+	}
+
+	/**
+	 * Return the settings an executor under management was made with, before poolpilot
+	 * changed any, so that a configuration refresh can apply its configuration again over
+	 * them.
+	 * @param beanName the executor's bean name
+	 * @return its own settings, or {@code null} for a bean not managed here
+	 */
+	public ExistingExecutorSettings.@Nullable Own ownSettings(String beanName) {
+		return this.ownSettings.get(beanName);
 	}
 
 	private boolean isExisting(Object bean, String beanName) {

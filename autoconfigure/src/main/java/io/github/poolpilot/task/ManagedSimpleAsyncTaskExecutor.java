@@ -1,23 +1,18 @@
 package io.github.poolpilot.task;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -44,8 +39,6 @@ import org.springframework.util.Assert;
  */
 public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor implements InitializingBean {
 
-	private static final Log logger = LogFactory.getLog(ManagedSimpleAsyncTaskExecutor.class);
-
 	private String poolName = "applicationTaskExecutor";
 
 	private @Nullable PoolBounds bounds;
@@ -55,8 +48,6 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	private PoolRecorder.Builder recorder = PoolRecorder.builder();
 
 	private @Nullable PoolRegistry registry;
-
-	private TuningMode tuningMode = TuningMode.AUTO;
 
 	private @Nullable TaskDecorator taskDecorator;
 
@@ -108,14 +99,6 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 		this.registry = registry;
 	}
 
-	/**
-	 * Set who decides the pool's limit at first ({@code AUTO} by default).
-	 * @param tuningMode the initial tuning mode
-	 */
-	public void setTuningMode(TuningMode tuningMode) {
-		this.tuningMode = tuningMode;
-	}
-
 	@Override
 	public void setTaskDecorator(TaskDecorator taskDecorator) {
 		super.setTaskDecorator(taskDecorator);
@@ -154,19 +137,15 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 		}
 		ManagedExecutor.Builder builder = ManagedExecutor.builder(this.poolName, bounds, this.queueCapacity)
 			.sizes(bounds.maxThreads(), bounds.maxThreads())
-			.virtualThreads(true)
 			.threadFactory(this::newThread)
 			.recorder(this.recorder.build());
 		TaskDecorator decorator = this.taskDecorator;
 		if (decorator != null) {
 			builder.taskDecorator(decorator::decorate);
 		}
-		VirtualManagedExecutor executor = (VirtualManagedExecutor) builder.build();
-		executor.getPool().setTuningMode(this.tuningMode);
+		VirtualManagedExecutor executor = builder.buildVirtual();
 		this.managed = executor;
-		if (this.registry != null) {
-			this.registry.register(executor.getPool());
-		}
+		PoolLifecycle.started(this.registry, executor.getPool());
 	}
 
 	/**
@@ -246,41 +225,15 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 			return;
 		}
 		managed.shutdown();
+		Duration timeout = Duration.ofMillis(this.taskTerminationTimeout);
 		if (this.cancelRemainingTasksOnClose) {
-			stopNow(managed, "was closed with cancel-remaining-tasks-on-close");
+			PoolLifecycle.stopNow(managed, "was closed with cancel-remaining-tasks-on-close");
 		}
-		else if (this.taskTerminationTimeout > 0 && !awaitTermination(managed)) {
-			stopNow(managed, "did not finish within " + Duration.ofMillis(this.taskTerminationTimeout));
+		else if (this.taskTerminationTimeout > 0 && !PoolLifecycle.awaitTermination(managed, timeout)) {
+			PoolLifecycle.stopNow(managed, "did not finish within " + timeout);
 		}
-		if (this.registry != null) {
-			this.registry.unregister(managed.getPool());
-		}
+		PoolLifecycle.stopped(this.registry, managed.getPool());
 		super.close();
-	}
-
-	private boolean awaitTermination(VirtualManagedExecutor managed) {
-		try {
-			return managed.awaitTermination(this.taskTerminationTimeout, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private void stopNow(VirtualManagedExecutor managed, String why) {
-		ManagedPool pool = managed.getPool();
-		int running = managed.getActiveCount();
-		List<Runnable> abandoned = managed.shutdownNow();
-		abandoned.forEach((task) -> {
-			if (task instanceof Future<?> future) {
-				future.cancel(true);
-			}
-		});
-		if (!abandoned.isEmpty() || running > 0) {
-			logger.warn("Pool '" + pool.getName() + "' " + why + ": cancelled " + abandoned.size()
-					+ " queued and interrupted " + running + " running tasks");
-		}
 	}
 
 }

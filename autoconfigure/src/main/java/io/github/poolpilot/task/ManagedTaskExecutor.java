@@ -12,18 +12,16 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TuningMode;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorService;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
 
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -49,8 +47,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 */
 	public static final int DEFAULT_QUEUE_CAPACITY = 1000;
 
-	private static final Log logger = LogFactory.getLog(ManagedTaskExecutor.class);
-
 	private @Nullable String poolName;
 
 	private @Nullable PoolBounds bounds;
@@ -60,8 +56,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	private @Nullable PoolRegistry registry;
 
 	private int weight = 1;
-
-	private TuningMode tuningMode = TuningMode.AUTO;
 
 	private @Nullable TaskDecorator taskDecorator;
 
@@ -77,7 +71,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	private @Nullable Function<ManagedPool, List<TaskGuard>> guards;
 
-	private volatile @Nullable ManagedExecutor managed;
+	private volatile @Nullable ManagedExecutorService managed;
 
 	public ManagedTaskExecutor() {
 		setQueueCapacity(DEFAULT_QUEUE_CAPACITY);
@@ -125,14 +119,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	}
 
 	/**
-	 * Set who decides the pool's size at first ({@code AUTO} by default).
-	 * @param tuningMode the initial tuning mode
-	 */
-	public void setTuningMode(TuningMode tuningMode) {
-		this.tuningMode = tuningMode;
-	}
-
-	/**
 	 * Set how to make the pool's guards (its max-queue-wait, timeout, circuit breaker)
 	 * once it exists.
 	 * @param guards the guards for the pool, in the order they check
@@ -159,9 +145,9 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	public void setAllowCoreThreadTimeOut(boolean allowCoreThreadTimeOut) {
 		super.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
 		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
-		ManagedExecutor managed = this.managed;
+		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
-			managed.allowCoreThreadTimeOut(allowCoreThreadTimeOut);
+			managed.asThreadPoolExecutor().allowCoreThreadTimeOut(allowCoreThreadTimeOut);
 		}
 	}
 
@@ -209,37 +195,30 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	@Override
 	public void setCorePoolSize(int corePoolSize) {
-		ManagedExecutor managed = this.managed;
+		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
-			resize(managed, corePoolSize, Math.max(corePoolSize, managed.getMaximumPoolSize()));
+			ManagedPool pool = managed.getPool();
+			pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize()));
 		}
 		super.setCorePoolSize(corePoolSize);
 	}
 
 	@Override
 	public void setMaxPoolSize(int maxPoolSize) {
-		ManagedExecutor managed = this.managed;
+		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
-			resize(managed, Math.min(managed.getCorePoolSize(), maxPoolSize), maxPoolSize);
+			ManagedPool pool = managed.getPool();
+			pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
 		}
 		super.setMaxPoolSize(maxPoolSize);
-	}
-
-	private void resize(ManagedExecutor managed, int corePoolSize, int maxPoolSize) {
-		if (this.registry != null) {
-			this.registry.resize(managed.getPool(), corePoolSize, maxPoolSize);
-		}
-		else {
-			managed.getPool().resize(corePoolSize, maxPoolSize);
-		}
 	}
 
 	@Override
 	public void setKeepAliveSeconds(int keepAliveSeconds) {
 		super.setKeepAliveSeconds(keepAliveSeconds);
-		ManagedExecutor managed = this.managed;
+		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
-			managed.setKeepAliveTime(keepAliveSeconds, TimeUnit.SECONDS);
+			managed.asThreadPoolExecutor().setKeepAliveTime(keepAliveSeconds, TimeUnit.SECONDS);
 		}
 	}
 
@@ -255,7 +234,6 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
 			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut)
 			.threadFactory(threadFactory)
-			.virtualThreads(this.virtualThreads)
 			.recorder(this.recorder.build());
 		TaskDecorator decorator = this.taskDecorator;
 		if (decorator != null) {
@@ -266,7 +244,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		// Spring's own hooks pause the pool while the context stops and track running
 		// tasks for a graceful stop; keep them. A virtual pool calls them around each
 		// task on its thread as ThreadPoolExecutor's workers do.
-		ManagedExecutor executor = this.virtualThreads ? new VirtualManagedExecutor(builder) {
+		ManagedExecutorService executor = this.virtualThreads ? new VirtualManagedExecutor(builder) {
 
 			@Override
 			protected void beforeExecute(Thread thread, Runnable task) {
@@ -294,17 +272,14 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 		};
 		if (this.prestartAllCoreThreads) {
-			executor.prestartAllCoreThreads();
+			executor.asThreadPoolExecutor().prestartAllCoreThreads();
 		}
 		executor.getPool().setWeight(this.weight);
-		executor.getPool().setTuningMode(this.tuningMode);
 		if (this.guards != null) {
-			executor.getPool().setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
+			executor.setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
 		}
 		this.managed = executor;
-		if (this.registry != null) {
-			this.registry.register(executor.getPool());
-		}
+		PoolLifecycle.started(this.registry, executor.getPool());
 		return executor;
 	}
 
@@ -313,45 +288,45 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @return the managed executor
 	 * @throws IllegalStateException if the executor is not initialized yet
 	 */
-	public ManagedExecutor getManagedExecutor() {
-		ManagedExecutor managed = this.managed;
+	public ManagedExecutorService getManagedExecutor() {
+		ManagedExecutorService managed = this.managed;
 		Assert.state(managed != null, "ManagedTaskExecutor not initialized");
 		return managed;
 	}
 
 	@Override
 	public ThreadPoolExecutor getThreadPoolExecutor() {
-		return getManagedExecutor();
+		return getManagedExecutor().asThreadPoolExecutor();
 	}
 
 	@Override
 	public int getCorePoolSize() {
-		ManagedExecutor managed = this.managed;
-		return (managed != null) ? managed.getCorePoolSize() : super.getCorePoolSize();
+		ManagedExecutorService managed = this.managed;
+		return (managed != null) ? managed.getPool().corePoolSize() : super.getCorePoolSize();
 	}
 
 	@Override
 	public int getMaxPoolSize() {
-		ManagedExecutor managed = this.managed;
-		return (managed != null) ? managed.getMaximumPoolSize() : super.getMaxPoolSize();
+		ManagedExecutorService managed = this.managed;
+		return (managed != null) ? managed.getPool().maxPoolSize() : super.getMaxPoolSize();
 	}
 
 	@Override
 	public int getPoolSize() {
-		ManagedExecutor managed = this.managed;
-		return (managed != null) ? managed.getPoolSize() : 0;
+		ManagedExecutorService managed = this.managed;
+		return (managed != null) ? managed.getPool().liveThreads() : 0;
 	}
 
 	@Override
 	public int getQueueSize() {
-		ManagedExecutor managed = this.managed;
-		return (managed != null) ? managed.getQueue().size() : 0;
+		ManagedExecutorService managed = this.managed;
+		return (managed != null) ? managed.getPool().getExecutor().getQueueSize() : 0;
 	}
 
 	@Override
 	public int getActiveCount() {
-		ManagedExecutor managed = this.managed;
-		return (managed != null) ? managed.getActiveCount() : 0;
+		ManagedExecutorService managed = this.managed;
+		return (managed != null) ? managed.getPool().getExecutor().getActiveCount() : 0;
 	}
 
 	@Override
@@ -396,20 +371,14 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	@Override
 	public void shutdown() {
 		super.shutdown();
-		ManagedExecutor managed = this.managed;
+		ManagedExecutorService managed = this.managed;
 		if (managed == null) {
 			return;
 		}
 		if (this.waitForTasksToCompleteOnShutdown && !this.awaitTermination.isZero() && !managed.isTerminated()) {
-			int running = managed.getActiveCount();
-			List<Runnable> abandoned = managed.shutdownNow();
-			logger.warn("Pool '" + managed.getPool().getName() + "' did not finish within " + this.awaitTermination
-					+ ": cancelled " + abandoned.size() + " queued and interrupted " + running + " running tasks");
-			abandoned.forEach(this::cancelRemainingTask);
+			PoolLifecycle.stopNow(managed, "did not finish within " + this.awaitTermination);
 		}
-		if (this.registry != null) {
-			this.registry.unregister(managed.getPool());
-		}
+		PoolLifecycle.stopped(this.registry, managed.getPool());
 	}
 
 }

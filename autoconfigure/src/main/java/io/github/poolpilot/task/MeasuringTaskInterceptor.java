@@ -2,25 +2,31 @@ package io.github.poolpilot.task;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.PoolRecorder;
+import io.github.poolpilot.execution.ExistingExecutor;
+import io.github.poolpilot.pool.ManagedPool;
 
 import org.springframework.core.task.AsyncTaskExecutor;
+import org.springframework.core.task.TaskRejectedException;
 
 /**
  * Measures the tasks submitted to an application's existing executor from outside, the
  * way Spring's {@code @Async} advice wraps methods: every submitted task is counted and
  * wrapped with its timestamps before the executor sees it. Futures are made here and the
  * task handed to {@code execute}, so that every kind of submission takes the one measured
- * path.
+ * path. A task the pool's guard refuses is a {@link TaskRejectedException}, as Spring's
+ * executors throw.
+ * <p>
+ * It also keeps the bean's sizes honest: its size setters go through the pool's one
+ * checked door (the same checks and errors as a declared pool's), its size getters answer
+ * the live pool, and {@code getThreadPoolExecutor()} answers a checked view of the live
+ * executor instead of the executor itself, whose setters nothing could intercept.
  *
  * @author poolpilot authors
  */
@@ -28,11 +34,11 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 
 	private final AsyncTaskExecutor target;
 
-	private final PoolRecorder recorder;
+	private final ExistingExecutor existing;
 
-	MeasuringTaskInterceptor(AsyncTaskExecutor target, PoolRecorder recorder) {
+	MeasuringTaskInterceptor(AsyncTaskExecutor target, ExistingExecutor existing) {
 		this.target = target;
-		this.recorder = recorder;
+		this.existing = existing;
 	}
 
 	@Override
@@ -40,7 +46,7 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 		Method method = invocation.getMethod();
 		Object[] arguments = invocation.getArguments();
 		if (arguments.length == 0) {
-			return invocation.proceed();
+			return invokeWithoutArguments(invocation);
 		}
 		Object task = arguments[0];
 		switch (method.getName()) {
@@ -48,7 +54,7 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				if (!(task instanceof Runnable runnable)) {
 					return invocation.proceed();
 				}
-				this.recorder.execute(this.target, runnable);
+				execute(runnable, task);
 				return null;
 			}
 			case "submit" -> {
@@ -56,17 +62,36 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				if (future == null) {
 					return invocation.proceed();
 				}
-				execute(future);
+				execute(future, task);
 				return future;
 			}
 			case "submitCompletable" -> {
-				CompletableFuture<Object> completion = new CompletableFuture<>();
-				FutureTask<Object> future = futureOf(task, completion);
-				if (future == null) {
+				Callable<?> callable = callableOf(task);
+				if (callable == null) {
 					return invocation.proceed();
 				}
-				execute(future);
-				return completion;
+				try {
+					return this.existing.submitCompletable(this.target, callable);
+				}
+				catch (RejectedExecutionException ex) {
+					throw taskRejected(ex, task);
+				}
+			}
+			case "setCorePoolSize" -> {
+				if (!(task instanceof Integer corePoolSize)) {
+					return invocation.proceed();
+				}
+				ManagedPool pool = this.existing.getPool();
+				pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize()));
+				return null;
+			}
+			case "setMaxPoolSize" -> {
+				if (!(task instanceof Integer maxPoolSize)) {
+					return invocation.proceed();
+				}
+				ManagedPool pool = this.existing.getPool();
+				pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
+				return null;
 			}
 			default -> {
 				return invocation.proceed();
@@ -74,11 +99,50 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private void execute(FutureTask<?> future) {
-		this.recorder.execute(this.target, future);
+	private @Nullable Object invokeWithoutArguments(MethodInvocation invocation) throws Throwable {
+		switch (invocation.getMethod().getName()) {
+			case "getCorePoolSize" -> {
+				return this.existing.getPool().corePoolSize();
+			}
+			case "getMaxPoolSize" -> {
+				return this.existing.getPool().maxPoolSize();
+			}
+			case "getThreadPoolExecutor" -> {
+				return this.existing.asThreadPoolExecutor();
+			}
+			case "shutdown", "destroy" -> {
+				try {
+					return invocation.proceed();
+				}
+				finally {
+					// The executor runs no more tasks of ours to watch: stop the guard's
+					// watchdog, if any.
+					this.existing.close();
+				}
+			}
+			default -> {
+				return invocation.proceed();
+			}
+		}
 	}
 
-	@SuppressWarnings("unchecked")
+	private void execute(Runnable runnable, Object task) {
+		try {
+			this.existing.execute(this.target, runnable);
+		}
+		catch (RejectedExecutionException ex) {
+			throw taskRejected(ex, task);
+		}
+	}
+
+	/**
+	 * A refusal by the pool's guard, before the executor saw the task, as Spring's
+	 * executors report one; the executor's own refusals already are.
+	 */
+	private RejectedExecutionException taskRejected(RejectedExecutionException ex, Object task) {
+		return (ex instanceof TaskRejectedException) ? ex : new TaskRejectedException(this.target, task, ex);
+	}
+
 	private static @Nullable FutureTask<?> futureOf(Object task) {
 		if (task instanceof Callable<?> callable) {
 			return new FutureTask<>(callable);
@@ -89,49 +153,17 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 		return null;
 	}
 
-	@SuppressWarnings("unchecked")
-	private static @Nullable FutureTask<Object> futureOf(Object task, CompletableFuture<Object> completion) {
+	private static @Nullable Callable<?> callableOf(Object task) {
 		if (task instanceof Callable<?> callable) {
-			return new CompletingFutureTask((Callable<Object>) callable, completion);
+			return callable;
 		}
 		if (task instanceof Runnable runnable) {
-			return new CompletingFutureTask(() -> {
+			return () -> {
 				runnable.run();
 				return null;
-			}, completion);
+			};
 		}
 		return null;
-	}
-
-	/**
-	 * A future task that passes its outcome on to a {@link CompletableFuture}.
-	 */
-	private static final class CompletingFutureTask extends FutureTask<Object> {
-
-		private final CompletableFuture<Object> completion;
-
-		CompletingFutureTask(Callable<Object> callable, CompletableFuture<Object> completion) {
-			super(callable);
-			this.completion = completion;
-		}
-
-		@Override
-		protected void done() {
-			try {
-				this.completion.complete(get());
-			}
-			catch (ExecutionException ex) {
-				this.completion.completeExceptionally(ex.getCause());
-			}
-			catch (CancellationException ex) {
-				this.completion.cancel(false);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.completion.completeExceptionally(ex);
-			}
-		}
-
 	}
 
 }

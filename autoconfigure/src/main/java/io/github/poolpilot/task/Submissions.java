@@ -7,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import org.springframework.core.task.TaskRejectedException;
 
-import io.github.poolpilot.core.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorService;
 
 /**
  * Hands tasks to a managed executor for Spring's task executors, whose callers expect a
@@ -21,7 +21,7 @@ final class Submissions {
 	private Submissions() {
 	}
 
-	static void execute(ManagedExecutor executor, Runnable task) {
+	static void execute(ManagedExecutorService executor, Runnable task) {
 		try {
 			executor.execute(task);
 		}
@@ -30,7 +30,7 @@ final class Submissions {
 		}
 	}
 
-	static Future<?> submit(ManagedExecutor executor, Runnable task) {
+	static Future<?> submit(ManagedExecutorService executor, Runnable task) {
 		try {
 			return executor.submit(task);
 		}
@@ -39,7 +39,7 @@ final class Submissions {
 		}
 	}
 
-	static <T> Future<T> submit(ManagedExecutor executor, Callable<T> task) {
+	static <T> Future<T> submit(ManagedExecutorService executor, Callable<T> task) {
 		try {
 			return executor.submit(task);
 		}
@@ -48,7 +48,7 @@ final class Submissions {
 		}
 	}
 
-	static <T> CompletableFuture<T> submitCompletable(ManagedExecutor executor, Callable<T> task) {
+	static <T> CompletableFuture<T> submitCompletable(ManagedExecutorService executor, Callable<T> task) {
 		try {
 			return executor.submitCompletable(task);
 		}

@@ -4,10 +4,9 @@ import java.util.Collection;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -53,23 +52,19 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 
 	private final int maxConcurrency;
 
-	private final TuningMode tuningMode;
-
 	/**
 	 * Create a post-processor.
 	 * @param recorder the measurement settings
 	 * @param excluded bean names to leave alone
 	 * @param queueCapacity the capacity of the queue in front of the limit
 	 * @param maxConcurrency the largest limit when Boot sets no concurrency limit
-	 * @param tuningMode who decides the limit at first
 	 */
 	public VirtualApplicationTaskExecutorPostProcessor(Supplier<PoolRecorder.Builder> recorder,
-			Collection<String> excluded, int queueCapacity, int maxConcurrency, TuningMode tuningMode) {
+			Collection<String> excluded, int queueCapacity, int maxConcurrency) {
 		this.recorder = recorder;
 		this.excluded = Set.copyOf(excluded);
 		this.queueCapacity = queueCapacity;
 		this.maxConcurrency = maxConcurrency;
-		this.tuningMode = tuningMode;
 	}
 
 	@Override
@@ -106,7 +101,6 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 		executor.setBounds(new PoolBounds(1, (limit > 0) ? limit : this.maxConcurrency));
 		executor.setQueueCapacity(this.queueCapacity);
 		executor.setRecorder(this.recorder.get());
-		executor.setTuningMode(this.tuningMode);
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		return executor;
 	}

@@ -5,7 +5,7 @@ import java.util.function.ToIntFunction;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.PoolRejectedException;
+import io.github.poolpilot.pool.PoolRejectedException;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;

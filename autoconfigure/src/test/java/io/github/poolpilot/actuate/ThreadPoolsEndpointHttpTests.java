@@ -1,16 +1,20 @@
 package io.github.poolpilot.actuate;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.tuning.TuningMode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -52,13 +56,16 @@ class ThreadPoolsEndpointHttpTests {
 	@Autowired
 	private AuditEvents audits;
 
+	@Autowired
+	private Tuner tuner;
+
 	private ManagedPool talk;
 
 	@BeforeEach
 	void resetTalk() {
 		this.talk = this.registry.get("talk");
 		this.talk.resize(4, 4);
-		this.talk.setTuningMode(TuningMode.AUTO);
+		this.tuner.setMode("talk", TuningMode.AUTO);
 		this.audits.events.clear();
 	}
 
@@ -101,7 +108,7 @@ class ThreadPoolsEndpointHttpTests {
 			assertThat(event.getAuditEvent().getData()).containsEntry("pool", "talk");
 		});
 		assertThat(post("/actuator/threadpools/talk", "{\"tuning\":\"auto\"}").getBody()).contains("\"mode\":\"auto\"");
-		assertThat(this.talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+		assertThat(this.tuner.state("talk").getMode()).isEqualTo(TuningMode.AUTO);
 	}
 
 	@Test
@@ -138,7 +145,7 @@ class ThreadPoolsEndpointHttpTests {
 	private void assertUnchanged() {
 		assertThat(this.talk.getExecutor().getCorePoolSize()).isEqualTo(4);
 		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(4);
-		assertThat(this.talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+		assertThat(this.tuner.state("talk").getMode()).isEqualTo(TuningMode.AUTO);
 		assertThat(this.audits.events).isEmpty();
 	}
 
@@ -150,6 +157,41 @@ class ThreadPoolsEndpointHttpTests {
 			.onStatus((status) -> true, (request, response) -> {
 			})
 			.toEntity(String.class);
+	}
+
+	@Test
+	void theJsonKeepsItsShapeFieldForFieldInOrder() {
+		this.talk.takeSnapshot();
+		Map<String, Object> all = JsonPath.parse(get("/actuator/threadpools").getBody()).read("$");
+		List<String> pool = List.of("corePoolSize", "maxPoolSize", "poolSize", "activeCount", "queueSize",
+				"queueCapacity", "submittedTasks", "completedTasks", "failedTasks", "rejectedTasks",
+				"rejections.queueFull", "rejections.queueWait", "rejections.circuitOpen", "rejections.shutdown",
+				"abandonedTasks", "timedOutTasks", "minThreads", "maxThreads", "weight", "tuning.mode",
+				"tuning.targetThreads", "tuning.lastDecision", "tuning.limited", "littlesLaw.arrivalRate",
+				"littlesLaw.throughput", "littlesLaw.meanServiceTimeMs", "littlesLaw.meanQueueWaitMs",
+				"littlesLaw.meanResponseTimeMs", "littlesLaw.p99ResponseTimeMs", "littlesLaw.estimatedConcurrency",
+				"littlesLaw.busyThreads", "littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu",
+				"littlesLaw.waitComputeRatio", "littlesLaw.recommendedThreads");
+		List<String> expected = new ArrayList<>(
+				List.of("budget.maxThreads", "budget.allocatedThreads", "budget.liveThreads"));
+		pool.forEach((field) -> expected.add("pools.talk." + field));
+		assertThat(paths("", all)).containsSubsequence(expected);
+		assertThat(paths("", all)).filteredOn((path) -> path.startsWith("pools.talk."))
+			.containsExactlyElementsOf(expected.subList(3, expected.size()));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<String> paths(String prefix, Map<String, Object> json) {
+		List<String> paths = new ArrayList<>();
+		json.forEach((key, value) -> {
+			if (value instanceof Map<?, ?> nested) {
+				paths.addAll(paths(prefix + key + ".", (Map<String, Object>) nested));
+			}
+			else {
+				paths.add(prefix + key);
+			}
+		});
+		return paths;
 	}
 
 	private ResponseEntity<String> post(String path, String body) {

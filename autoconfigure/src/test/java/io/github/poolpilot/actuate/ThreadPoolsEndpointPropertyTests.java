@@ -13,8 +13,9 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -77,14 +78,15 @@ class ThreadPoolsEndpointPropertyTests {
 		if (status != 200) {
 			assertThat(states()).as(body).isEqualTo(before);
 		}
-		assertThat(registry.allocatedThreads()).isLessThanOrEqualTo(12);
+		assertThat(registry.budget().allocatedThreads()).isLessThanOrEqualTo(12);
 	}
 
 	private static List<Object> states() {
 		List<Object> states = new ArrayList<>();
 		for (ManagedPool pool : registry.pools()) {
 			states.add(List.of(pool.getName(), pool.getExecutor().getCorePoolSize(),
-					pool.getExecutor().getMaximumPoolSize(), pool.getTuningMode()));
+					pool.getExecutor().getMaximumPoolSize(),
+					context.getBean(Tuner.class).state(pool.getName()).getMode()));
 		}
 		return states;
 	}

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -82,7 +82,7 @@ class ThreadPoolsEndpointResizeUnderLoadTests {
 		CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
 		ManagedPool pool = this.registry.get("talk");
 		await().atMost(Duration.ofMinutes(1))
-			.until(() -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueue().isEmpty());
+			.until(() -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueueSize() == 0);
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			TaskCounts counts = pool.getRecorder().taskCounts();
 			assertThat(counts.submitted()).isEqualTo((long) PRODUCERS * TASKS_PER_PRODUCER);

@@ -2,7 +2,7 @@ package io.github.poolpilot.actuate;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;

@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Checks that the table of all properties in docs/configuration.md documents every
  * {@code poolpilot.*} property, and nothing else: the properties come from the generated
- * configuration metadata, and for the entries of {@code poolpilot.pools}, whose keys the
- * metadata cannot list, from the {@link Pool} class the binder fills.
+ * configuration metadata, and for the entries of {@code poolpilot.pools} and
+ * {@code poolpilot.existing-executors.<bean>}, whose keys the metadata cannot list, from
+ * the {@link Pool} class the binder fills.
  *
  * @author poolpilot authors
  */
@@ -52,6 +53,7 @@ class ConfigurationDocumentationTests {
 			}
 		}
 		addBeanProperties(properties, "poolpilot.pools.*.", Pool.class);
+		addBeanProperties(properties, "poolpilot.existing-executors.*.", Pool.class);
 		return properties;
 	}
 
@@ -83,7 +85,7 @@ class ConfigurationDocumentationTests {
 			.matcher(Files.readString(DOCUMENT));
 		Set<String> keys = new TreeSet<>();
 		while (row.find()) {
-			keys.add(row.group(1).replace("<name>", "*"));
+			keys.add(row.group(1).replace("<name>", "*").replace("<bean>", "*"));
 		}
 		return keys;
 	}

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.execution.ManagedExecutorService;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolSampler;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.web.PoolRejectionExceptionHandler;
 import io.github.poolpilot.testsupport.Blocking;
@@ -60,11 +60,11 @@ class PoolpilotAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasBean("talk").hasBean("start");
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
-				ManagedExecutor executor = talk.getManagedExecutor();
+				ManagedExecutorService executor = talk.getManagedExecutor();
 				assertThat(executor.getPool().getName()).isEqualTo("talk");
 				assertThat(executor.getPool().getBounds()).isEqualTo(new PoolBounds(2, 6));
-				assertThat(executor.getQueue()).isInstanceOf(ArrayBlockingQueue.class);
-				assertThat(executor.getQueue().remainingCapacity()).isEqualTo(10);
+				assertThat(executor.asThreadPoolExecutor().getQueue()).isInstanceOf(ArrayBlockingQueue.class);
+				assertThat(executor.asThreadPoolExecutor().getQueue().remainingCapacity()).isEqualTo(10);
 				assertThat(context.getBean(PoolRegistry.class).pools()).extracting(ManagedPool::getName)
 					.contains("start", "talk");
 				assertThat(context).hasSingleBean(PoolSampler.class);
@@ -100,7 +100,7 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(300);
 				assertThat(context.getBean("talk", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(50);
 				assertThat(context.getBean("stop", ManagedTaskExecutor.class).getCorePoolSize()).isEqualTo(50);
-				assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(400);
+				assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(400);
 			});
 	}
 
@@ -112,7 +112,7 @@ class PoolpilotAutoConfigurationTests {
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
 				assertThat(registry.get("applicationTaskExecutor")).isNotNull();
-				assertThat(registry.allocatedThreads()).isEqualTo(40);
+				assertThat(registry.budget().allocatedThreads()).isEqualTo(40);
 				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(22);
 			});
 	}
@@ -126,8 +126,10 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
 					.analyze(context.getStartupFailure());
+				// 2 + 2 for the declared pools, and 8 for Boot's applicationTaskExecutor,
+				// whose core size is its floor.
 				assertThat(analysis.getAction()).contains("'poolpilot.budget.max-threads'")
-					.contains("must be at least 5")
+					.contains("must be at least 12")
 					.contains("poolpilot.exclude");
 			});
 	}
@@ -137,7 +139,7 @@ class PoolpilotAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("poolpilot.pools.a.max-threads=3", "poolpilot.pools.b.max-threads=5",
 					"poolpilot.existing-executors.enabled=false")
-			.run((context) -> assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(8));
+			.run((context) -> assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(8));
 	}
 
 	@ParameterizedTest
@@ -163,6 +165,31 @@ class PoolpilotAutoConfigurationTests {
 					.contains(setting.substring(setting.indexOf('=') + 1));
 				assertThat(analysis.getAction()).contains(key).contains(allowed);
 			});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "1s, PT1S", "-1ms, PT-0.001S", "2s, PT2S" })
+	void aFastPathIntervalThatIsNotShorterThanTheWindowFailsStartUp(String setting, String shown) {
+		this.runner.withPropertyValues("poolpilot.tuning.fast-path-interval=" + setting).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription())
+				.isEqualTo("Invalid poolpilot configuration: 'poolpilot.tuning.fast-path-interval' is " + shown + ".");
+			assertThat(analysis.getAction()).contains("'poolpilot.tuning.fast-path-interval'")
+				.contains("must be 0 (off) or a positive duration shorter than poolpilot.measurement.window (PT1S)");
+		});
+	}
+
+	@Test
+	void theFastPathRunsBetweenWindowsByDefaultAndCanBeTurnedOff() {
+		this.runner
+			.run((context) -> assertThat(context.getBean(PoolpilotProperties.class).getTuning().getFastPathInterval())
+				.isEqualTo(Duration.ofMillis(100)));
+		this.runner.withPropertyValues("poolpilot.tuning.fast-path-interval=0").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(PoolpilotProperties.class).getTuning().getFastPathInterval()).isZero();
+		});
 	}
 
 	@Test
@@ -231,7 +258,7 @@ class PoolpilotAutoConfigurationTests {
 	@Test
 	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
 		CountDownLatch never = new CountDownLatch(1);
-		ManagedExecutor[] executor = new ManagedExecutor[1];
+		ManagedExecutorService[] executor = new ManagedExecutorService[1];
 		this.runner
 			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
 			.run((context) -> {

@@ -17,17 +17,22 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
-import io.github.poolpilot.actuate.ThreadPoolsEndpoint.PoolDescriptor;
-import io.github.poolpilot.core.InvalidPoolSizeException;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.QueueWaitLimit;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TaskTimeouts;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.task.ManagedTaskExecutor;
+import io.github.poolpilot.tuning.Decision;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Judging;
+import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskTimeouts;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.testsupport.Blocking;
@@ -73,11 +78,13 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 			.run((context) -> {
 				ThreadPoolTaskExecutor talk = context.getBean("talk", ThreadPoolTaskExecutor.class);
 				assertThat(talk).isInstanceOf(ManagedTaskExecutor.class);
-				assertThat(talk.getThreadPoolExecutor()).isInstanceOf(VirtualManagedExecutor.class);
+				assertThat(((ManagedTaskExecutor) talk).getManagedExecutor())
+					.isInstanceOf(VirtualManagedExecutor.class);
 				ManagedPool pool = context.getBean(PoolRegistry.class).get("talk");
-				assertThat(pool.getExecutor()).isSameAs(talk.getThreadPoolExecutor());
+				assertThat(pool.getExecutor()).isSameAs(((ManagedTaskExecutor) talk).getManagedExecutor());
+				assertThat(talk.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(6);
 				assertThat(pool.getBounds()).isEqualTo(new PoolBounds(2, 6));
-				assertThat(pool.getQueueCapacity()).isEqualTo(10);
+				assertThat(pool.getExecutor().getQueueCapacity()).isEqualTo(10);
 				assertThat(talk.getMaxPoolSize()).isEqualTo(6);
 				Thread thread = talk.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
 				assertThat(VirtualThreadsSupport.isVirtual(thread)).isTrue();
@@ -89,7 +96,8 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 	void theEndpointReadsAndWritesTheSizeAsTheLimit() {
 		this.runner.withPropertyValues("poolpilot.pools.talk.max-threads=6", "poolpilot.pools.talk.queue-capacity=10")
 			.run((context) -> {
-				ThreadPoolsEndpoint endpoint = new ThreadPoolsEndpoint(context.getBean(PoolRegistry.class), context);
+				ThreadPoolsEndpoint endpoint = new ThreadPoolsEndpoint(context.getBean(PoolRegistry.class),
+						context.getBean(Tuner.class), context);
 				PoolDescriptor resized = endpoint.updateThreadPool(SecurityContext.NONE, "talk", null, 3, null);
 				assertThat(resized.maxPoolSize()).isEqualTo(3);
 				assertThat(resized.tuning().mode()).isEqualTo("manual");
@@ -104,7 +112,7 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 					assertThat(busy.poolSize()).isEqualTo(3);
 					assertThat(busy.activeCount()).isEqualTo(3);
 					assertThat(busy.queueSize()).isEqualTo(2);
-					assertThat(context.getBean(PoolRegistry.class).liveThreads()).isEqualTo(3);
+					assertThat(context.getBean(PoolRegistry.class).budget().liveThreads()).isEqualTo(3);
 					endpoint.updateThreadPool(SecurityContext.NONE, "talk", null, 5, null);
 					await().atMost(WAIT).until(() -> talk.getActiveCount() == 5);
 					assertThat(talk.getQueueSize()).isZero();
@@ -125,10 +133,10 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 					"poolpilot.pools.stop.max-threads=8")
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
-				assertThat(registry.allocatedThreads()).isEqualTo(10);
+				assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
 				assertThat(context.getBean("talk", ThreadPoolTaskExecutor.class).getMaxPoolSize()).isEqualTo(5);
 				assertThatExceptionOfType(InvalidPoolSizeException.class)
-					.isThrownBy(() -> registry.resize(registry.get("talk"), 6, 6))
+					.isThrownBy(() -> registry.get("talk").resize(6, 6))
 					.withMessageContaining("over the budget of 10 threads");
 			});
 	}
@@ -141,7 +149,7 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
 				ManagedPool pool = registry.get("talk");
-				registry.resize(pool, 2, 2);
+				pool.resize(2, 2);
 				ThreadPoolTaskExecutor talk = context.getBean("talk", ThreadPoolTaskExecutor.class);
 				AtomicBoolean loading = new AtomicBoolean(true);
 				ExecutorService producer = Executors.newSingleThreadExecutor();
@@ -163,7 +171,10 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 						.untilAsserted(() -> assertThat(pool.getExecutor().getMaximumPoolSize()).isGreaterThan(4));
 					// The tuner ticks on: its last decision is the growth, its judging
 					// or the next step.
-					assertThat(pool.getLastDecision()).containsPattern("^grow |judging |step \\d+→\\d+ kept");
+					Decision last = context.getBean(Tuner.class).state("talk").getLastDecision();
+					assertThat(last).satisfiesAnyOf((decision) -> assertThat(decision.action()).isEqualTo(Action.GROW),
+							(decision) -> assertThat(decision.cause()).isInstanceOf(Judging.class),
+							(decision) -> assertThat(decision.kept()).isNotNull());
 					loading.set(false);
 					int grown = pool.getExecutor().getMaximumPoolSize();
 					assertThat(grown).isBetween(5, 32);
@@ -192,7 +203,7 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 						.havingCause()
 						.isInstanceOfSatisfying(PoolRejectedException.class, (ex) -> {
 							assertThat(ex.getPool()).isEqualTo("talk");
-							assertThat(ex.getReason()).isEqualTo(Reason.QUEUE_FULL);
+							assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
 							assertThat(ex.getRetryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
 						});
 				}
@@ -210,7 +221,9 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 					"poolpilot.pools.talk.resilience.timeout=100ms")
 			.run((context) -> {
 				ManagedPool pool = context.getBean(PoolRegistry.class).get("talk");
-				List<TaskGuard> guards = ((TaskGuard.Guards) pool.getGuard()).getGuards();
+				List<TaskGuard> guards = ((TaskGuard.Guards) context.getBean("talk", ManagedTaskExecutor.class)
+					.getManagedExecutor()
+					.getGuard()).getGuards();
 				assertThat(guards).hasExactlyElementsOfTypes(QueueWaitLimit.class, CircuitBreakerGuard.class,
 						TaskTimeouts.class);
 				ThreadPoolTaskExecutor talk = context.getBean("talk", ThreadPoolTaskExecutor.class);
@@ -222,7 +235,7 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 				}))
 					.havingCause()
 					.isInstanceOfSatisfying(PoolRejectedException.class,
-							(ex) -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
+							(ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.CIRCUIT_OPEN));
 				assertThat(pool.getRecorder().taskCounts().rejections().circuitOpen()).isEqualTo(1);
 			});
 	}

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.github.poolpilot.core.QueueWaitLimit;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TaskGuardProvider;
-import io.github.poolpilot.core.TaskTimeouts;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskGuardProvider;
+import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 
@@ -171,7 +171,7 @@ class PoolpilotResilienceAutoConfigurationTests {
 
 	private static List<TaskGuard> guards(AssertableApplicationContext context, String pool) {
 		assertThat(context).hasNotFailed();
-		TaskGuard guard = context.getBean(pool, ManagedTaskExecutor.class).getManagedExecutor().getPool().getGuard();
+		TaskGuard guard = context.getBean(pool, ManagedTaskExecutor.class).getManagedExecutor().getGuard();
 		if (guard == null) {
 			return List.of();
 		}

@@ -5,10 +5,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.TuningMode;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.tuning.TuningMode;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -45,10 +46,11 @@ class PoolsConfigurationRefresherTests {
 			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(3);
 			assertThat(talk.getExecutor().getCorePoolSize()).isEqualTo(3);
 			assertThat(talk.getWeight()).isEqualTo(4);
-			assertThat(talk.getTuningMode()).isEqualTo(TuningMode.OFF);
-			assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(12);
+			Tuner tuner = context.getBean(Tuner.class);
+			assertThat(tuner.state("talk").getMode()).isEqualTo(TuningMode.OFF);
+			assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(12);
 			change(context, "poolpilot.tuning.enabled=true");
-			assertThat(talk.getTuningMode()).isEqualTo(TuningMode.AUTO);
+			assertThat(tuner.state("talk").getMode()).isEqualTo(TuningMode.AUTO);
 		});
 	}
 
@@ -68,7 +70,7 @@ class PoolsConfigurationRefresherTests {
 	void aBudgetBelowWhatThePoolsMayGrowToIsRefused(CapturedOutput output) {
 		this.runner.run((context) -> {
 			change(context, "poolpilot.budget.max-threads=5");
-			assertThat(context.getBean(PoolRegistry.class).budgetMaxThreads()).isEqualTo(20);
+			assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(20);
 			assertThat(output)
 				.contains("'poolpilot.budget.max-threads' is 5 but the pools' new bounds let them grow to 10");
 		});

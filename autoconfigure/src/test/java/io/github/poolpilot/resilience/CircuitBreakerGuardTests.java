@@ -14,11 +14,11 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowT
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.PoolSnapshot.Rejections;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.testsupport.Blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +54,7 @@ class CircuitBreakerGuardTests {
 
 	@Test
 	void failingTasksOpenTheCircuitThenThePoolRefusesAtOnce() throws Exception {
-		this.pool.getPool().setGuard(new CircuitBreakerGuard(this.pool.getPool(), this.circuitBreaker));
+		this.pool.setGuard(new CircuitBreakerGuard(this.pool.getPool(), this.circuitBreaker));
 		run(() -> "ok");
 		run(() -> "ok");
 		fail();
@@ -62,7 +62,7 @@ class CircuitBreakerGuardTests {
 		assertThat(this.circuitBreaker.getState()).isEqualTo(State.OPEN);
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> this.pool.execute(() -> {
 		})).satisfies((ex) -> {
-			assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN);
+			assertThat(ex.getReason()).isEqualTo(RejectionReason.CIRCUIT_OPEN);
 			assertThat(ex.getReason().isUnavailable()).isTrue();
 			assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(10));
 		});
@@ -73,7 +73,7 @@ class CircuitBreakerGuardTests {
 
 	@Test
 	void aPermissionIsGivenBackWhenTheQueueRefusesTheTask() throws Exception {
-		this.pool.getPool().setGuard(new CircuitBreakerGuard(this.pool.getPool(), this.circuitBreaker));
+		this.pool.setGuard(new CircuitBreakerGuard(this.pool.getPool(), this.circuitBreaker));
 		this.pool.execute(() -> Blocking.await(this.release));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.pool.getActiveCount() == 1);
 		this.pool.execute(() -> {
@@ -83,7 +83,7 @@ class CircuitBreakerGuardTests {
 		// The one call allowed half-open is refused by the full queue: its permission
 		// comes back.
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> this.pool.execute(() -> {
-		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.QUEUE_FULL));
+		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
 		assertThat(this.circuitBreaker.tryAcquirePermission()).isTrue();
 	}
 

@@ -16,14 +16,15 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowT
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolSampler;
-import io.github.poolpilot.core.TaskGuard;
-import io.github.poolpilot.core.TaskTimeouts;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.pool.PoolSampler;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.tuning.Tuner;
 
@@ -89,10 +90,9 @@ class DownstreamTroubleTests {
 
 	@Test
 	void aSlowThenFailingDownstreamTakesNoThreadsFromOthersAndTheCircuitOpensAndCloses() throws Exception {
-		this.talk.getPool()
-			.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(this.talk.getPool(), this.circuitBreaker),
-					new TaskTimeouts(this.talk.getPool(), Duration.ofMillis(300)))));
-		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, from, to, why) -> {
+		this.talk.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(this.talk.getPool(), this.circuitBreaker),
+				new TaskTimeouts(this.talk.getPool(), Duration.ofMillis(300)))));
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, decision) -> {
 		});
 		try (PoolSampler sampler = new PoolSampler(this.registry, Duration.ofMillis(100), tuner::tick)) {
 			sampler.start();
@@ -152,7 +152,7 @@ class DownstreamTroubleTests {
 			});
 		}
 		catch (PoolRejectedException ex) {
-			if (ex.getReason() == PoolRejectedException.Reason.CIRCUIT_OPEN) {
+			if (ex.getReason() == RejectionReason.CIRCUIT_OPEN) {
 				assertThat(ex.getReason().isUnavailable()).isTrue();
 				this.circuitOpenRejections.increment();
 			}
@@ -176,7 +176,7 @@ class DownstreamTroubleTests {
 		if (this.degraded.get()) {
 			this.largestTalkSizeWhileDegraded.accumulateAndGet(this.talk.getMaximumPoolSize(), Math::max);
 		}
-		this.mostLiveThreads.accumulateAndGet(this.registry.liveThreads(), Math::max);
+		this.mostLiveThreads.accumulateAndGet(this.registry.budget().liveThreads(), Math::max);
 	}
 
 	private Thread loop(String name, long periodMillis, Runnable action) {

@@ -15,13 +15,13 @@ import org.junit.jupiter.api.condition.JRE;
 
 import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
 import io.github.poolpilot.autoconfigure.PoolpilotMetricsAutoConfiguration;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
-import io.github.poolpilot.core.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.testsupport.VirtualThreadsSupport;
 
@@ -75,7 +75,7 @@ class VirtualApplicationTaskExecutorTests {
 			assertThat(pool.getExecutor()).isInstanceOf(VirtualManagedExecutor.class)
 				.isSameAs(((ManagedSimpleAsyncTaskExecutor) executor).getManagedExecutor());
 			assertThat(pool.getBounds()).isEqualTo(new PoolBounds(1, 200));
-			assertThat(pool.getQueueCapacity()).isEqualTo(1000);
+			assertThat(pool.getExecutor().getQueueCapacity()).isEqualTo(1000);
 			assertThat(pool.getExecutor().getMaximumPoolSize()).isEqualTo(200);
 			Thread thread = executor.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
 			assertThat(VirtualThreadsSupport.isVirtual(thread)).isTrue();
@@ -105,7 +105,7 @@ class VirtualApplicationTaskExecutorTests {
 				Future<String> queued = executor.submit(() -> DecoratorAndCustomizerConfiguration.CONTEXT.get() + " on "
 						+ Thread.currentThread().getName());
 				DecoratorAndCustomizerConfiguration.CONTEXT.remove();
-				assertThat(pool.getExecutor().getQueue()).hasSize(1);
+				assertThat(pool.getExecutor().getQueueSize()).isEqualTo(1);
 				release.countDown();
 				assertThat(queued.get(10, TimeUnit.SECONDS)).startsWith("caller on work-");
 			});
@@ -125,11 +125,11 @@ class VirtualApplicationTaskExecutorTests {
 						executor.execute(() -> Blocking.await(release));
 					}
 					await().atMost(WAIT).until(() -> pool.getExecutor().getActiveCount() == 2);
-					assertThat(pool.getExecutor().getQueue()).hasSize(2);
+					assertThat(pool.getExecutor().getQueueSize()).isEqualTo(2);
 					assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.execute(() -> {
 					})).havingCause().isInstanceOfSatisfying(PoolRejectedException.class, (ex) -> {
 						assertThat(ex.getPool()).isEqualTo("applicationTaskExecutor");
-						assertThat(ex.getReason()).isEqualTo(Reason.QUEUE_FULL);
+						assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL);
 					});
 				}
 				finally {

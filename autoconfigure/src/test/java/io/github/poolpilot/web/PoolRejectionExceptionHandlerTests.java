@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.PoolRejectedException.Reason;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.measure.RejectionReason;
 
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.http.HttpHeaders;
@@ -30,7 +30,7 @@ class PoolRejectionExceptionHandlerTests {
 
 	@ParameterizedTest
 	@CsvSource({ "QUEUE_FULL, 429", "QUEUE_WAIT, 429", "CIRCUIT_OPEN, 503", "SHUTDOWN, 503" })
-	void eachReasonHasItsStatusAndRetryAfter(Reason reason, int status) {
+	void eachReasonHasItsStatusAndRetryAfter(RejectionReason reason, int status) {
 		PoolRejectedException rejection = new PoolRejectedException("talk", reason, Duration.ofSeconds(7));
 		ResponseEntity<ProblemDetail> response = this.handler
 			.handleRejection(new TaskRejectedException("rejected", rejection));
@@ -44,7 +44,7 @@ class PoolRejectionExceptionHandlerTests {
 
 	@ParameterizedTest
 	@CsvSource({ "QUEUE_FULL", "QUEUE_WAIT" })
-	void aPoolsRejectionStatusAppliesWhenItIsBusyNotWhenItIsUnavailable(Reason reason) {
+	void aPoolsRejectionStatusAppliesWhenItIsBusyNotWhenItIsUnavailable(RejectionReason reason) {
 		PoolRejectionExceptionHandler strict = new PoolRejectionExceptionHandler((pool) -> 503);
 		assertThat(strict.handleRejection(new PoolRejectedException("talk", reason, Duration.ofSeconds(1)))
 			.getStatusCode()

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -60,7 +60,7 @@ class PoolRejectionHttpTests {
 			.until(() -> this.registry.pools()
 				.stream()
 				.allMatch(
-						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueue().isEmpty()));
+						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueueSize() == 0));
 	}
 
 	@AfterEach

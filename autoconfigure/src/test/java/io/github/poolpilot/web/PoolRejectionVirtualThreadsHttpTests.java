@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -65,7 +65,7 @@ class PoolRejectionVirtualThreadsHttpTests {
 			.until(() -> this.registry.pools()
 				.stream()
 				.allMatch(
-						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueue().isEmpty()));
+						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueueSize() == 0));
 	}
 
 	@AfterEach

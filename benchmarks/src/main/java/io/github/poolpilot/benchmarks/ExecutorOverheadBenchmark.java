@@ -36,11 +36,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRecorder;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolSampler;
 
 /**
  * Submit-and-run throughput of a 2-thread pool fed by 2 producers, for a raw

@@ -33,7 +33,7 @@ final class Charts {
 	private static final Map<String, Color> COLORS = Map.of(Strategy.BEST_STATIC, Color.BLACK, Strategy.STATIC_SHARES,
 			Color.BLACK, Strategy.GOETZ_STATIC, Color.GRAY, Strategy.SPRING_DEFAULT, new Color(230, 120, 0),
 			Strategy.POOLPILOT_NO_GUARD, new Color(150, 60, 190), Strategy.GRADIENT2, new Color(20, 150, 60),
-			Strategy.POOLPILOT, new Color(20, 90, 220));
+			Strategy.VEGAS, new Color(200, 30, 120), Strategy.POOLPILOT, new Color(20, 90, 220));
 
 	private static final Color[] POOL_COLORS = { new Color(20, 90, 220), new Color(230, 120, 0),
 			new Color(20, 150, 60) };
@@ -51,7 +51,8 @@ final class Charts {
 	static void write(Scenario scenario, List<RunResult> runs, Path file) throws IOException {
 		List<XYChart> charts = new ArrayList<>();
 		String all = scenario.multiPool() ? ", all pools" : "";
-		charts.add(chart(scenario.id() + ": pool size" + all + " (gradient2: its limit; spring-default: core size)",
+		charts.add(chart(
+				scenario.id() + ": pool size" + all + " (gradient2, vegas: their limit; spring-default: core size)",
 				"threads", runs, (run) -> doubles(run.totalSize()), false));
 		XYChart live = chart(scenario.id() + ": live threads" + all + " (most in any 10 ms sample)", "threads", runs,
 				(run) -> doubles(run.totalLiveMax()), false);

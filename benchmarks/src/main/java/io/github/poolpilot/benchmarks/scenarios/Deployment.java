@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.PoolSampler;
+import io.github.poolpilot.pool.PoolSampler;
 
 /**
  * The pools of one strategy for one run, with the sampler (and tuner) that closes their

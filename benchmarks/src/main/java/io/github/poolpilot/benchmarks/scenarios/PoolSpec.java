@@ -2,7 +2,7 @@ package io.github.poolpilot.benchmarks.scenarios;
 
 import java.util.function.DoubleUnaryOperator;
 
-import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.pool.PoolBounds;
 
 /**
  * One pool of a scenario: its load and the settings every strategy starts it with.

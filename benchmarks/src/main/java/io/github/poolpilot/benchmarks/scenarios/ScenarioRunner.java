@@ -22,8 +22,8 @@ import io.github.poolpilot.benchmarks.scenarios.Summary.StrategyFigures;
  * other in the same JVM, and writes what they measured to
  * {@code benchmarks/target/scenarios/}.
  * <p>
- * Usage: {@code java -jar benchmarks/target/benchmarks.jar scenarios [S1 ... S7]
- * [--out DIRECTORY] [--strategies NAME,...]}; without scenario names, all seven run.
+ * Usage: {@code java -jar benchmarks/target/benchmarks.jar scenarios [S1 ... S9]
+ * [--out DIRECTORY] [--strategies NAME,...]}; without scenario names, all nine run.
  *
  * @author poolpilot authors
  */
@@ -79,7 +79,7 @@ public final class ScenarioRunner {
 					case "--retries" -> retries = Integer.parseInt(args[++i]);
 					case "-h", "--help" -> {
 						System.out.println(
-								"Usage: scenarios [S1 ... S7] [--out DIRECTORY] [--strategies NAME,...] [--retries N]");
+								"Usage: scenarios [S1 ... S9] [--out DIRECTORY] [--strategies NAME,...] [--retries N]");
 						System.out.println("--retries N: run a run that other processes disturbed again, up to N times,"
 								+ " once the machine is quiet");
 						System.out.println("Strategies: " + String.join(", ", Strategy.NAMES));
@@ -161,7 +161,7 @@ public final class ScenarioRunner {
 		Sweep.@Nullable Point best = null;
 		SweepPlan plan = scenario.sweep();
 		if (scenario.maxQueueWait() != null) {
-			strategies.add(Strategy.tuned(true));
+			strategies.add(Strategy.tuned());
 			strategies.add(Strategy.tunedWithMaxQueueWait(scenario.maxQueueWait()));
 		}
 		else if (plan != null && this.strategies.contains(Strategy.BEST_STATIC)) {
@@ -174,9 +174,10 @@ public final class ScenarioRunner {
 		if (scenario.maxQueueWait() == null) {
 			strategies.add(Strategy.goetz(scenario));
 			strategies.add(Strategy.springDefault());
-			strategies.add(Strategy.tuned(false));
+			strategies.add(Strategy.modelOnly());
 			strategies.add(Strategy.gradient2());
-			strategies.add(Strategy.tuned(true));
+			strategies.add(Strategy.vegas());
+			strategies.add(Strategy.tuned());
 		}
 		Schedule schedule = Schedule.generate(scenario.pools(), scenario.seconds(), scenario.seed());
 		this.out.printf(Locale.ROOT, "   %d tasks offered in %d s to each strategy%n", schedule.size(),

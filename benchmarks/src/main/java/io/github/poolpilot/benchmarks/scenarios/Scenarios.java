@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
 
-import io.github.poolpilot.core.PoolBounds;
+import io.github.poolpilot.pool.PoolBounds;
 
 /**
- * The six tuning scenarios of DESIGN.md §5, and S7 for max-queue-wait, with the workloads
- * of the simulator's {@code PoolSimulationTests}, shortened so that each strategy's run
- * stays under a minute.
+ * The tuning scenarios, with the workloads of the simulator's
+ * {@code PoolSimulationTests}, shortened so that each strategy's run stays under a
+ * minute: S1 to S6, S7 for max-queue-wait, S8 (a pool starting far above a downstream's
+ * knee) and S9 (a tenfold load step).
  *
  * @author poolpilot authors
  */
@@ -33,6 +34,17 @@ final class Scenarios {
 	static final Workload DOWNSTREAM = new Workload(0, 20, 0, 8);
 
 	/**
+	 * S8: a 50 ms call through a downstream that admits 8 calls at a time (160/s at
+	 * most).
+	 */
+	static final Workload SLOW_DOWNSTREAM = new Workload(0, 50, 0, 8);
+
+	/**
+	 * S9: a blocking call of about 20 ms that spends 0.5 ms on the CPU.
+	 */
+	static final Workload CPU_LIGHT = new Workload(0.5, 19.5, 0.1, 0);
+
+	/**
 	 * S5: a 20 ms call, within about 10 %, and almost no CPU.
 	 */
 	static final Workload CALL = new Workload(0, 20, 0.1, 0);
@@ -53,15 +65,15 @@ final class Scenarios {
 
 	/**
 	 * Return every scenario, in order.
-	 * @return S1 to S7
+	 * @return S1 to S9
 	 */
 	static List<Scenario> all() {
-		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7());
+		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7(), s8(), s9());
 	}
 
 	/**
 	 * Return the scenario of the given name.
-	 * @param id {@code S1} to {@code S7}, in any case
+	 * @param id {@code S1} to {@code S9}, in any case
 	 * @return the scenario
 	 * @throws IllegalArgumentException for an unknown name
 	 */
@@ -70,7 +82,7 @@ final class Scenarios {
 			.filter((scenario) -> scenario.id().equalsIgnoreCase(id))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException(
-					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6, S7"));
+					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6, S7, S8, S9"));
 	}
 
 	static Scenario s1() {
@@ -139,6 +151,36 @@ final class Scenarios {
 				"S4 with a max-queue-wait of 100 ms, beside queue-length rejection alone (15 s at 100/s, 20 s at 600/s, 15 s at 100/s)",
 				s4.seed(), s4.pools(), s4.seconds(), s4.measured(), s4.settleWindows(), s4.steadyWindows(), s4.phases(),
 				null, null, null, MAX_QUEUE_WAIT);
+	}
+
+	/**
+	 * S8: the pool starts at 50 threads in front of a downstream that admits 8 calls of
+	 * 50 ms, offered 1.5 × what it serves: it must find the knee from above.
+	 */
+	static Scenario s8() {
+		DoubleUnaryOperator load = constant(240);
+		PoolSpec pool = new PoolSpec("pool", SLOW_DOWNSTREAM, load, BOUNDS, 50, 1, QUEUE_CAPACITY);
+		return new Scenario("S8",
+				"50 ms calls through a downstream admitting 8, offered 240/s (1.5 x its 160/s), starting at 50 threads",
+				8, List.of(pool), 50, new Window(5, 50), List.of(new Window(0, 50)), List.of(new Window(30, 50)),
+				List.of(), sweep(new int[] { 4, 6, 8, 10, 12, 16 }, load), null, null);
+	}
+
+	/**
+	 * S9: a tenfold load step, 50 → 500 → 50/s, on blocking work that barely uses the
+	 * CPU.
+	 */
+	static Scenario s9() {
+		DoubleUnaryOperator load = (second) -> (second < 15) ? 50 : (second < 35) ? 500 : 50;
+		PoolSpec pool = new PoolSpec("pool", CPU_LIGHT, load, BOUNDS, 2, 1, QUEUE_CAPACITY);
+		List<Phase> steps = List.of(new Phase("50/s", new Window(0, 15), List.of("pool")),
+				new Phase("500/s", new Window(15, 35), List.of("pool")),
+				new Phase("50/s again", new Window(35, 50), List.of("pool")));
+		return new Scenario("S9",
+				"0.5 ms CPU + 19.5 ms blocking per task with the load stepping 50 -> 500 -> 50/s (15 s, 20 s, 15 s)", 9,
+				List.of(pool), 50, new Window(5, 50), List.of(new Window(15, 35), new Window(35, 50)),
+				List.of(new Window(20, 35), new Window(40, 50)), steps,
+				sweep(new int[] { 12, 14, 16, 20, 24, 32 }, constant(500)), null, null);
 	}
 
 	private static Scenario onePool(String id, String title, long seed, Workload workload, DoubleUnaryOperator load,

@@ -3,7 +3,10 @@ package io.github.poolpilot.benchmarks.scenarios;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -14,22 +17,29 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 
+import com.netflix.concurrency.limits.Limit;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limit.VegasLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.ManagedPool;
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSampler;
-import io.github.poolpilot.core.PoolSnapshot;
-import io.github.poolpilot.core.QueueWaitLimit;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolSampler;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.tuning.Decision;
+import io.github.poolpilot.tuning.SizingModel;
 import io.github.poolpilot.tuning.Tuner;
 
 /**
@@ -54,6 +64,8 @@ record Strategy(String name, String description, Factory factory) {
 
 	static final String GRADIENT2 = "gradient2";
 
+	static final String VEGAS = "vegas";
+
 	static final String POOLPILOT = "poolpilot";
 
 	static final String POOLPILOT_MAX_QUEUE_WAIT = "poolpilot-max-queue-wait";
@@ -62,7 +74,7 @@ record Strategy(String name, String description, Factory factory) {
 	 * The order the strategies of a scenario run in.
 	 */
 	static final List<String> NAMES = List.of(BEST_STATIC, STATIC_SHARES, GOETZ_STATIC, SPRING_DEFAULT,
-			POOLPILOT_NO_GUARD, GRADIENT2, POOLPILOT, POOLPILOT_MAX_QUEUE_WAIT);
+			POOLPILOT_NO_GUARD, GRADIENT2, VEGAS, POOLPILOT, POOLPILOT_MAX_QUEUE_WAIT);
 
 	/**
 	 * Goetz's formula has no bound without CPU time: its size is capped here.
@@ -75,15 +87,21 @@ record Strategy(String name, String description, Factory factory) {
 	static final int SPRING_CORE_SIZE = 8;
 
 	/**
-	 * The pool behind the Gradient2 limiter, as large as the limiter's own maximum.
+	 * The pool behind the Gradient2 and Vegas limiters, as large as the limiters' own
+	 * maximum.
 	 */
-	static final int GRADIENT2_POOL_SIZE = 200;
+	static final int LIMITED_POOL_SIZE = 200;
 
 	/**
 	 * The same poolpilot measuring on every managed pool, static or tuned: a window a
 	 * second.
 	 */
 	static final Duration WINDOW = Duration.ofSeconds(1);
+
+	/**
+	 * How often the tuner's fast path reads the pools between windows, its default.
+	 */
+	static final Duration FAST_PATH = Duration.ofMillis(100);
 
 	Deployment deploy(Scenario scenario, Consumer<String> console) {
 		return this.factory.deploy(scenario, console);
@@ -159,11 +177,10 @@ record Strategy(String name, String description, Factory factory) {
 	/**
 	 * Managed pools sized by poolpilot's tuner after every window, from their start
 	 * sizes, sharing the scenario's budget.
-	 * @param guarded whether the tuner's feedback guard runs
 	 * @return the strategy
 	 */
-	static Strategy tuned(boolean guarded) {
-		return tuned(guarded, null);
+	static Strategy tuned() {
+		return tuned(null);
 	}
 
 	/**
@@ -174,14 +191,93 @@ record Strategy(String name, String description, Factory factory) {
 	 * @return the strategy
 	 */
 	static Strategy tunedWithMaxQueueWait(Duration maxQueueWait) {
-		return tuned(true, maxQueueWait);
+		return tuned(maxQueueWait);
 	}
 
-	private static Strategy tuned(boolean guarded, @Nullable Duration maxQueueWait) {
-		String name = (maxQueueWait != null) ? POOLPILOT_MAX_QUEUE_WAIT : guarded ? POOLPILOT : POOLPILOT_NO_GUARD;
+	private static Strategy tuned(@Nullable Duration maxQueueWait) {
+		String name = (maxQueueWait != null) ? POOLPILOT_MAX_QUEUE_WAIT : POOLPILOT;
 		String description = (maxQueueWait != null)
-				? "poolpilot's tuner, max-queue-wait " + maxQueueWait.toMillis() + " ms"
-				: guarded ? "poolpilot's tuner" : "poolpilot's tuner with its guard off (model only)";
+				? "poolpilot's tuner, max-queue-wait " + maxQueueWait.toMillis() + " ms" : "poolpilot's tuner";
+		return managed(name, description, maxQueueWait, (registry, deployment, console, cpuLoad) -> {
+			Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, cpuLoad,
+					(pool, decision) -> console.accept(String.format(Locale.ROOT, "    %6.1f s  %s %s: %s",
+							deployment.second(), name, pool.getName(), decision.reason())));
+			return new Sizer() {
+
+				@Override
+				public void tick() {
+					tuner.tick();
+				}
+
+				@Override
+				public void pulse() {
+					tuner.pulse();
+				}
+
+				@Override
+				public String decision(ManagedPool pool) {
+					Decision decision = tuner.state(pool.getName()).getLastDecision();
+					return (decision != null) ? decision.reason() : "";
+				}
+
+			};
+		});
+	}
+
+	/**
+	 * Managed pools sized after every window by poolpilot's sizing model alone, with
+	 * nothing judged: square-root staffing of the offered load at the window's own mean
+	 * service time (a tenth more, as the tuner asks), capped by Goetz, within the pools'
+	 * bounds and shares of the budget. What the tuner's feedback guard prevents: behind a
+	 * saturated downstream the service time grows with the threads, and so does the
+	 * model's size.
+	 * @return the strategy
+	 */
+	static Strategy modelOnly() {
+		return managed(POOLPILOT_NO_GUARD, "poolpilot's sizing model alone (no feedback guard)", null,
+				(registry, deployment, console, cpuLoad) -> {
+					Map<String, String> decisions = new HashMap<>();
+					return new Sizer() {
+
+						@Override
+						public void tick() {
+							List<Demand> demands = new ArrayList<>();
+							for (ManagedPool pool : registry.pools()) {
+								PoolSnapshot snapshot = pool.lastSnapshot();
+								int need = (snapshot != null) ? SizingModel.need(snapshot.littlesLaw(),
+										snapshot.littlesLaw().meanServiceTimeMs()) : -1;
+								int wanted = (need > 0) ? need + Math.max(1, need / 10) : pool.maxPoolSize();
+								demands.add(new Demand(pool.getName(), pool.minThreads(), pool.maxThreads(),
+										pool.getWeight(), pool.getBounds().clamp(wanted), true));
+							}
+							Map<String, Integer> allocation = registry.budget().allocate(demands);
+							// Shrinks first, so that growth finds the threads given back.
+							List<ManagedPool> pools = new ArrayList<>(registry.pools());
+							pools.sort(Comparator
+								.comparingInt((pool) -> allocation.get(pool.getName()) - pool.maxPoolSize()));
+							for (ManagedPool pool : pools) {
+								int size = allocation.get(pool.getName());
+								try {
+									pool.resize(size, size);
+									decisions.put(pool.getName(), "model: " + size);
+								}
+								catch (InvalidPoolSizeException ex) {
+									decisions.put(pool.getName(), "model: " + size + " refused by the budget");
+								}
+							}
+						}
+
+						@Override
+						public String decision(ManagedPool pool) {
+							return decisions.getOrDefault(pool.getName(), "");
+						}
+
+					};
+				});
+	}
+
+	private static Strategy managed(String name, String description, @Nullable Duration maxQueueWait,
+			SizerFactory sizers) {
 		return new Strategy(name, description, (scenario, console) -> {
 			PoolRegistry registry = new PoolRegistry(scenario.budget());
 			List<Target> targets = new ArrayList<>();
@@ -194,7 +290,7 @@ record Strategy(String name, String description, Factory factory) {
 					.build();
 				executor.getPool().setWeight(spec.weight());
 				if (maxQueueWait != null) {
-					executor.getPool().setGuard(new QueueWaitLimit(executor.getPool(), maxQueueWait));
+					executor.setGuard(new QueueWaitLimit(executor.getPool(), maxQueueWait));
 				}
 				registry.register(executor.getPool());
 				pools.add(executor.getPool());
@@ -205,13 +301,10 @@ record Strategy(String name, String description, Factory factory) {
 			DoubleSupplier processCpu = Tuner.processCpuLoad();
 			double[] cpuRead = { -1 };
 			DoubleSupplier cpuLoad = () -> cpuRead[0] = processCpu.getAsDouble();
-			Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, cpuLoad,
-					(pool, from, to, reason) -> console.accept(String.format(Locale.ROOT, "    %6.1f s  %s %s: %s",
-							deployment.second(), name, pool.getName(), reason)),
-					guarded);
+			Sizer sizer = sizers.create(registry, deployment, console, cpuLoad);
 			deployment.sampler(new PoolSampler(registry, WINDOW, () -> {
-				int[] before = pools.stream().mapToInt((pool) -> pool.getExecutor().getMaximumPoolSize()).toArray();
-				tuner.tick();
+				int[] before = pools.stream().mapToInt(ManagedPool::maxPoolSize).toArray();
+				sizer.tick();
 				for (int i = 0; i < pools.size(); i++) {
 					ManagedPool pool = pools.get(i);
 					PoolSnapshot snapshot = pool.lastSnapshot();
@@ -219,17 +312,40 @@ record Strategy(String name, String description, Factory factory) {
 						continue;
 					}
 					PoolSnapshot.LittlesLaw law = snapshot.littlesLaw();
-					String decision = pool.getLastDecision();
-					deployment.record(new TuningRecord(deployment.second(), pool.getName(), before[i],
-							pool.getExecutor().getMaximumPoolSize(), (decision != null) ? decision : "",
-							law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
-							snapshot.serviceTime().p99Ms(), law.busyThreads(), snapshot.sizes().queueSize(), cpuRead[0],
-							(law.waitComputeRatio() != null) ? law.waitComputeRatio() : Double.NaN,
-							(law.recommendedThreads() != null) ? law.recommendedThreads() : -1));
+					deployment
+						.record(new TuningRecord(deployment.second(), pool.getName(), before[i], pool.maxPoolSize(),
+								sizer.decision(pool), law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
+								snapshot.serviceTime().p99Ms(), law.busyThreads(), snapshot.sizes().queueSize(),
+								cpuRead[0], (law.waitComputeRatio() != null) ? law.waitComputeRatio() : Double.NaN,
+								(law.recommendedThreads() != null) ? law.recommendedThreads() : -1));
 				}
-			}));
+			}, FAST_PATH, sizer::pulse));
 			return deployment;
 		});
+	}
+
+	/**
+	 * Sizes the managed pools of a run once per window.
+	 */
+	private interface Sizer {
+
+		void tick();
+
+		/**
+		 * Between windows: the tuner's fast path; nothing for a sizer that has none.
+		 */
+		default void pulse() {
+		}
+
+		String decision(ManagedPool pool);
+
+	}
+
+	@FunctionalInterface
+	private interface SizerFactory {
+
+		Sizer create(PoolRegistry registry, Deployment deployment, Consumer<String> console, DoubleSupplier cpuLoad);
+
 	}
 
 	/**
@@ -238,30 +354,50 @@ record Strategy(String name, String description, Factory factory) {
 	 * in flight, and a task it refuses is rejected. The limit starts at the pool's start
 	 * size and may fall to 1 (its default floor of 20 would leave nothing to limit in
 	 * these scenarios); its other settings are the library's defaults. The pool behind it
-	 * has {@value #GRADIENT2_POOL_SIZE} threads and never refuses work.
+	 * has {@value #LIMITED_POOL_SIZE} threads and never refuses work.
 	 * @return the strategy
 	 */
 	static Strategy gradient2() {
-		return new Strategy(GRADIENT2, "Gradient2 limit in front of a " + GRADIENT2_POOL_SIZE + "-thread pool",
-				(scenario, console) -> {
-					List<Target> targets = new ArrayList<>();
-					List<ExecutorService> executors = new ArrayList<>();
-					for (PoolSpec spec : scenario.pools()) {
-						ThreadPoolExecutor executor = new ThreadPoolExecutor(GRADIENT2_POOL_SIZE, GRADIENT2_POOL_SIZE,
-								60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads(scenario, GRADIENT2, spec));
-						SimpleLimiter<Void> limiter = SimpleLimiter.newBuilder()
-							.named(spec.name())
-							.limit(Gradient2Limit.newBuilder()
-								.initialLimit(spec.startSize())
-								.minLimit(1)
-								.maxConcurrency(GRADIENT2_POOL_SIZE)
-								.build())
-							.build();
-						targets.add(limited(executor, limiter));
-						executors.add(executor);
-					}
-					return new Deployment(targets, executors);
-				});
+		return limited(GRADIENT2, "Gradient2 limit in front of a " + LIMITED_POOL_SIZE + "-thread pool",
+				(spec) -> Gradient2Limit.newBuilder()
+					.initialLimit(spec.startSize())
+					.minLimit(1)
+					.maxConcurrency(LIMITED_POOL_SIZE)
+					.build());
+	}
+
+	/**
+	 * Netflix concurrency-limits' {@link VegasLimit} in front of a large pool, as
+	 * {@link #gradient2()}: TCP Vegas's rule on each task's latency against the least
+	 * seen, the queue estimated as limit · (1 − minimum/latest), the limit raised while
+	 * it is short and cut when it is long. The limit starts at the pool's start size; its
+	 * other settings are the library's defaults (its floor is 1).
+	 * @return the strategy
+	 */
+	static Strategy vegas() {
+		return limited(VEGAS, "Vegas limit in front of a " + LIMITED_POOL_SIZE + "-thread pool",
+				(spec) -> VegasLimit.newBuilder()
+					.initialLimit(spec.startSize())
+					.maxConcurrency(LIMITED_POOL_SIZE)
+					.build());
+	}
+
+	private static Strategy limited(String name, String description, Function<PoolSpec, Limit> limits) {
+		return new Strategy(name, description, (scenario, console) -> {
+			List<Target> targets = new ArrayList<>();
+			List<ExecutorService> executors = new ArrayList<>();
+			for (PoolSpec spec : scenario.pools()) {
+				ThreadPoolExecutor executor = new ThreadPoolExecutor(LIMITED_POOL_SIZE, LIMITED_POOL_SIZE, 60,
+						TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads(scenario, name, spec));
+				SimpleLimiter<Void> limiter = SimpleLimiter.newBuilder()
+					.named(spec.name())
+					.limit(limits.apply(spec))
+					.build();
+				targets.add(limited(executor, limiter));
+				executors.add(executor);
+			}
+			return new Deployment(targets, executors);
+		});
 	}
 
 	private static Target managed(ManagedExecutor executor) {

@@ -4,8 +4,8 @@ import java.util.concurrent.Semaphore;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.PoolRejectedException;
-import io.github.poolpilot.core.RefusableTask;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.guard.RefusableTask;
 
 /**
  * One scheduled task on its way through a pool: it does its work and records its end in

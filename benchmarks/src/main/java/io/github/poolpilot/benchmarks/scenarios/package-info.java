@@ -1,6 +1,6 @@
 /**
- * The tuning scenarios S1 to S6 of DESIGN.md §5 on real threads, with their baselines run
- * side by side: workloads, open-loop arrivals, strategies, and what a run measured.
+ * The tuning scenarios S1 to S9 on real threads, with their baselines run side by side:
+ * workloads, open-loop arrivals, strategies, and what a run measured.
  */
 @NullMarked
 package io.github.poolpilot.benchmarks.scenarios;

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -25,14 +26,16 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.core.ManagedExecutor;
-import io.github.poolpilot.core.NanoClock;
-import io.github.poolpilot.core.PoolBounds;
-import io.github.poolpilot.core.PoolRegistry;
-import io.github.poolpilot.core.PoolSampler;
-import io.github.poolpilot.core.PoolSnapshot;
-import io.github.poolpilot.core.VirtualManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorService;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolSampler;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.tuning.Tuner;
 
 /**
@@ -269,17 +272,18 @@ public final class VirtualScenarios {
 			long cpuStart = processCpuNanos();
 			PoolRegistry registry = new PoolRegistry(null);
 			ExecutorService unlimited = null;
-			ManagedExecutor pool = null;
+			ManagedExecutorService pool = null;
 			PoolSampler sampler = null;
 			switch (this.mode) {
 				case "platform", "virtual" -> {
-					pool = ManagedExecutor.builder(this.scenario, new PoolBounds(1, MAX_THREADS), QUEUE_CAPACITY)
-						.sizes(this.initialSize, this.initialSize)
-						.virtualThreads("virtual".equals(this.mode))
-						.build();
+					ManagedExecutor.Builder builder = ManagedExecutor
+						.builder(this.scenario, new PoolBounds(1, MAX_THREADS), QUEUE_CAPACITY)
+						.sizes(this.initialSize, this.initialSize);
+					pool = "virtual".equals(this.mode) ? builder.buildVirtual() : builder.build();
 					registry.register(pool.getPool());
-					Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (managed, from, to,
-							reason) -> System.err.println(this.scenario + " " + this.mode + ": " + reason));
+					Tuner tuner = new Tuner(registry, NanoClock.SYSTEM, Tuner.processCpuLoad(),
+							(managed, decision) -> System.err
+								.println(this.scenario + " " + this.mode + ": " + decision.reason()));
 					sampler = new PoolSampler(registry, Duration.ofSeconds(1), tuner::tick);
 					sampler.start();
 				}
@@ -305,7 +309,7 @@ public final class VirtualScenarios {
 			tracer.join();
 			heap.interrupt();
 			heap.join();
-			int finalLimit = (pool != null) ? pool.getMaximumPoolSize() : -1;
+			int finalLimit = (pool != null) ? pool.getPool().maxPoolSize() : -1;
 			if (sampler != null) {
 				sampler.close();
 			}
@@ -370,7 +374,8 @@ public final class VirtualScenarios {
 			}
 		}
 
-		private Thread startTracer(ManagedExecutor pool, List<Integer> limits) {
+		private Thread startTracer(@Nullable ManagedExecutorService managed, List<Integer> limits) {
+			ThreadPoolExecutor pool = (managed != null) ? managed.asThreadPoolExecutor() : null;
 			Thread tracer = new Thread(() -> {
 				long start = System.nanoTime();
 				MachineCpu machine = MachineCpu.read();
@@ -399,7 +404,7 @@ public final class VirtualScenarios {
 							this.othersCpu.add(others);
 						}
 					}
-					PoolSnapshot snapshot = (pool != null) ? pool.getPool().lastSnapshot() : null;
+					PoolSnapshot snapshot = (managed != null) ? managed.getPool().lastSnapshot() : null;
 					String percentiles = (snapshot != null) ? String.format(Locale.ROOT, "%.1f,%.1f",
 							snapshot.queueWait().p99Ms(), snapshot.serviceTime().p99Ms()) : ",";
 					System.out.println("TRACE," + this.scenario + "," + this.mode + "," + second + "," + limit + ","

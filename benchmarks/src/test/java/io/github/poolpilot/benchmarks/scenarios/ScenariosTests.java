@@ -36,8 +36,9 @@ class ScenariosTests {
 	@Test
 	void scenariosAreFoundByNameInAnyCase() {
 		assertThat(Scenarios.named("s3").id()).isEqualTo("S3");
-		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S8"))
-			.withMessageContaining("S1, S2, S3, S4, S5, S6, S7");
+		assertThat(Scenarios.named("s9").id()).isEqualTo("S9");
+		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S10"))
+			.withMessageContaining("S1, S2, S3, S4, S5, S6, S7, S8, S9");
 	}
 
 	@Test
@@ -50,6 +51,29 @@ class ScenariosTests {
 		assertThat(s7.pools()).isEqualTo(s4.pools());
 		assertThat(s7.phases()).isEqualTo(s4.phases());
 		assertThat(s7.seed()).isEqualTo(s4.seed());
+	}
+
+	@Test
+	void s8StartsFarAboveItsDownstreamsKneeAndOffersOneAndAHalfTimesWhatItServes() {
+		Scenario s8 = Scenarios.named("S8");
+		PoolSpec pool = s8.pools().get(0);
+		assertThat(pool.startSize()).isEqualTo(50);
+		assertThat(pool.workload().downstreamPermits()).isEqualTo(8);
+		// 8 calls of 50 ms at once: 160/s.
+		assertThat(pool.arrivalRate().applyAsDouble(10)).isEqualTo(1.5 * 8 * 1000 / pool.workload().blockMs());
+		assertThat(s8.reference()).isEqualTo(Strategy.BEST_STATIC);
+		assertThat(s8.steadyWindows()).containsExactly(new Window(30, 50));
+	}
+
+	@Test
+	void s9StepsItsLoadTenfoldAndBack() {
+		Scenario s9 = Scenarios.named("S9");
+		PoolSpec pool = s9.pools().get(0);
+		assertThat(pool.arrivalRate().applyAsDouble(14.9)).isEqualTo(50);
+		assertThat(pool.arrivalRate().applyAsDouble(15)).isEqualTo(500);
+		assertThat(pool.arrivalRate().applyAsDouble(35)).isEqualTo(50);
+		assertThat(pool.workload().cpuMs()).isLessThan(pool.workload().blockMs() / 20);
+		assertThat(s9.sweep().arrivalRate().applyAsDouble(0)).isEqualTo(500);
 	}
 
 	@Test

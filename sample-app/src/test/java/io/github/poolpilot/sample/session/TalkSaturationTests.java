@@ -5,14 +5,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadPoolExecutor;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.core.PoolRegistry;
+import io.github.poolpilot.pool.PoolExecutor;
+import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.sample.testsupport.HeldDownstream;
 import io.github.poolpilot.sample.testsupport.SampleApi;
 
@@ -64,14 +64,14 @@ class TalkSaturationTests {
 		Duration normal = slowestStartAndStop(api);
 
 		downstream.hold();
-		ThreadPoolExecutor talk = this.pools.get("talk").getExecutor();
+		PoolExecutor talk = this.pools.get("talk").getExecutor();
 		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			held.add(api.talk(sessionId, "held " + i));
 		}
 		// 2 threads wait on the downstream, 2 tasks wait in the queue: the pool is full.
 		await().atMost(Duration.ofSeconds(20))
-			.until(() -> downstream.arrivals() == 2 && talk.getActiveCount() == 2 && talk.getQueue().size() == 2);
+			.until(() -> downstream.arrivals() == 2 && talk.getActiveCount() == 2 && talk.getQueueSize() == 2);
 
 		HttpResponse<String> rejected = api.talk(sessionId, "one too many").join();
 		assertThat(rejected.statusCode()).isEqualTo(429);
@@ -87,7 +87,7 @@ class TalkSaturationTests {
 		// Generous: start and stop only have to stay in their own range, which a shared,
 		// full pool would never let them do (see TalkSaturationWithoutPoolpilotTests).
 		assertThat(saturated).isLessThan(normal.multipliedBy(10).plusSeconds(2));
-		assertThat(talk.getQueue().size()).isEqualTo(2);
+		assertThat(talk.getQueueSize()).isEqualTo(2);
 		assertThat(held).noneMatch(CompletableFuture::isDone);
 
 		downstream.release();

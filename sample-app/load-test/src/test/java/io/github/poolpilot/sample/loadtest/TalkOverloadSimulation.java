@@ -50,7 +50,9 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * their unloaded service time), {@code talkRate} and {@code overloadSeconds} (the
  * overload), {@code probeRate} (start/stop pairs per second, all along),
  * {@code monitorTailSeconds} (how long the pools are still sampled after the last request
- * was sent).
+ * was sent), {@code startPool} (for the knee run: {@code talk=50} sets the talk pool to
+ * 50 threads and back to automatic tuning just before the load starts, so that an idle
+ * pool cannot shrink while Gatling starts; needs the endpoint's write access).
  *
  * @author poolpilot authors
  */
@@ -79,6 +81,8 @@ public class TalkOverloadSimulation extends Simulation {
 	private final double probeRate = Double.parseDouble(setting("probeRate", "2"));
 
 	private final Duration monitorTail = Duration.ofSeconds(Long.parseLong(setting("monitorTailSeconds", "20")));
+
+	private final String startPool = setting("startPool", "");
 
 	private final Csv requests;
 
@@ -147,6 +151,40 @@ public class TalkOverloadSimulation extends Simulation {
 				probe.injectOpen(constantUsersPerSec(this.probeRate).during(total).randomized()),
 				monitor.injectOpen(atOnceUsers(1)))
 			.protocols(protocol);
+	}
+
+	@Override
+	public void before() {
+		if (this.startPool.isEmpty()) {
+			return;
+		}
+		String pool = this.startPool.substring(0, this.startPool.indexOf('='));
+		int size = Integer.parseInt(this.startPool.substring(this.startPool.indexOf('=') + 1));
+		post("/actuator/threadpools/" + pool, "{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
+		post("/actuator/threadpools/" + pool, "{\"tuning\":\"auto\"}");
+	}
+
+	private void post(String path, String body) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+			.timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build();
+		try {
+			HttpResponse<String> response = HttpClient.newHttpClient()
+				.send(request, HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				throw new IllegalStateException(
+						"POST " + path + " " + body + " answered " + response.statusCode() + ": " + response.body());
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not POST " + path + " at " + this.baseUrl, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	@Override

@@ -1,0 +1,147 @@
+package io.github.poolpilot.actuate;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.measure.PoolSnapshot.Rejections;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.tuning.Decision;
+import io.github.poolpilot.tuning.TuningState;
+
+/**
+ * What {@code GET /actuator/threadpools} answers: all managed pools and the budget they
+ * share. These types are the endpoint's JSON, field for field, apart from the core's
+ * records they are made from.
+ *
+ * @param budget the budget
+ * @param pools each pool by name
+ * @author poolpilot authors
+ */
+public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDescriptor> pools) {
+
+	/**
+	 * The thread budget.
+	 *
+	 * @param maxThreads live threads all pools may have together
+	 * @param allocatedThreads the sum of the pools' maximum sizes
+	 * @param liveThreads the pools' live threads now
+	 */
+	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads) {
+
+		static BudgetDescriptor of(ThreadBudget budget) {
+			return new BudgetDescriptor(budget.maxThreads(), budget.allocatedThreads(), budget.liveThreads());
+		}
+
+	}
+
+	/**
+	 * One pool.
+	 *
+	 * @param corePoolSize the core size
+	 * @param maxPoolSize the maximum size
+	 * @param poolSize live threads
+	 * @param activeCount threads running a task
+	 * @param queueSize queued tasks
+	 * @param queueCapacity the queue's capacity
+	 * @param submittedTasks tasks offered so far
+	 * @param completedTasks tasks that ran to normal completion
+	 * @param failedTasks tasks that failed
+	 * @param rejectedTasks tasks refused
+	 * @param rejections the refused tasks by reason
+	 * @param abandonedTasks queued tasks dropped at a forced shutdown
+	 * @param timedOutTasks tasks interrupted for running longer than the pool's timeout
+	 * @param minThreads lower bound of the sizes
+	 * @param maxThreads upper bound of the sizes
+	 * @param weight share of the budget
+	 * @param tuning who decides the size, and the last decision
+	 * @param littlesLaw the last window's figures, or {@code null} before the first
+	 */
+	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
+			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
+			RejectionsDescriptor rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads,
+			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw) {
+
+		static PoolDescriptor of(ManagedPool pool, TuningState tuning) {
+			Sizes sizes = pool.sizes();
+			TaskCounts counts = pool.getRecorder().taskCounts();
+			PoolSnapshot snapshot = pool.lastSnapshot();
+			Decision decision = tuning.getLastDecision();
+			return new PoolDescriptor(sizes.corePoolSize(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
+					sizes.queueSize(), sizes.queueCapacity(), counts.submitted(), counts.completed(), counts.failed(),
+					counts.rejected(), RejectionsDescriptor.of(counts.rejections()), counts.abandoned(),
+					counts.timedOut(), sizes.minThreads(), sizes.maxThreads(), pool.getWeight(),
+					new TuningDescriptor(tuning.getMode().value(), sizes.maxPoolSize(),
+							(decision != null) ? decision.reason() : null, tuning.isLimited()),
+					(snapshot != null) ? LittlesLawDescriptor.of(snapshot.littlesLaw()) : null);
+		}
+
+	}
+
+	/**
+	 * A pool's refused tasks by reason.
+	 *
+	 * @param queueFull every thread was busy and the queue full
+	 * @param queueWait the expected or actual queue wait was over max-queue-wait
+	 * @param circuitOpen the pool's circuit breaker was open
+	 * @param shutdown the pool was shutting down
+	 */
+	public record RejectionsDescriptor(long queueFull, long queueWait, long circuitOpen, long shutdown) {
+
+		static RejectionsDescriptor of(Rejections rejections) {
+			return new RejectionsDescriptor(rejections.queueFull(), rejections.queueWait(), rejections.circuitOpen(),
+					rejections.shutdown());
+		}
+
+	}
+
+	/**
+	 * Who decides a pool's size.
+	 *
+	 * @param mode {@code auto}, {@code manual} or {@code off}
+	 * @param targetThreads the size the pool is heading for
+	 * @param lastDecision the last decision with its reason
+	 * @param limited whether the tuner found the pool short of threads it could not have
+	 */
+	public record TuningDescriptor(String mode, int targetThreads, @Nullable String lastDecision, boolean limited) {
+
+	}
+
+	/**
+	 * A pool's Little's-law and Goetz figures for its last window.
+	 *
+	 * @param arrivalRate offered tasks per second (λ), rejected ones included
+	 * @param throughput finished tasks per second (X)
+	 * @param meanServiceTimeMs mean service time (S)
+	 * @param meanQueueWaitMs mean queue wait (Wq)
+	 * @param meanResponseTimeMs mean response time (R = Wq + S)
+	 * @param p99ResponseTimeMs 99th percentile of the response time
+	 * @param estimatedConcurrency tasks in the pool, queued or running (L = X·R)
+	 * @param busyThreads threads kept busy (X·S)
+	 * @param deadTimeRatio share of the response time spent queueing (Wq/R)
+	 * @param concurrencyPerCpu tasks in the pool per processor (L/Ncpu)
+	 * @param waitComputeRatio time blocked per unit of CPU time in a task (W/C), or
+	 * {@code null} before any task's CPU time was sampled
+	 * @param recommendedThreads Goetz's size, Ncpu·U·(1 + W/C), or {@code null} when W/C
+	 * is unknown
+	 */
+	public record LittlesLawDescriptor(double arrivalRate, double throughput, double meanServiceTimeMs,
+			double meanQueueWaitMs, double meanResponseTimeMs, double p99ResponseTimeMs, double estimatedConcurrency,
+			double busyThreads, double deadTimeRatio, double concurrencyPerCpu, @Nullable Double waitComputeRatio,
+			@Nullable Integer recommendedThreads) {
+
+		static LittlesLawDescriptor of(LittlesLaw law) {
+			return new LittlesLawDescriptor(law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
+					law.meanQueueWaitMs(), law.meanResponseTimeMs(), law.p99ResponseTimeMs(),
+					law.estimatedConcurrency(), law.busyThreads(), law.deadTimeRatio(), law.concurrencyPerCpu(),
+					law.waitComputeRatio(), law.recommendedThreads());
+		}
+
+	}
+
+}

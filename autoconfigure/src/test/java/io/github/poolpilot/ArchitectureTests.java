@@ -1,0 +1,100 @@
+package io.github.poolpilot;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.ManagedPool.SizeControl;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The rooms of poolpilot and the doors between them, checked on the compiled classes: the
+ * plain-Java rooms (the {@code poolpilot-core} module) import no Spring and no library
+ * they do not need, no room depends on another in a cycle, each core room depends only on
+ * those below it, and sizes are set only through a pool's one door.
+ *
+ * @author poolpilot authors
+ */
+class ArchitectureTests {
+
+	private static final JavaClasses CLASSES = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		// The core module's test support (its test jar) is no room of the library.
+		.withImportOption((location) -> !location.contains("/io/github/poolpilot/testsupport/"))
+		.importPackages("io.github.poolpilot");
+
+	private static final String[] CORE = { "io.github.poolpilot.measure..", "io.github.poolpilot.budget..",
+			"io.github.poolpilot.pool..", "io.github.poolpilot.guard..", "io.github.poolpilot.execution..",
+			"io.github.poolpilot.tuning.." };
+
+	@Test
+	void thePlainJavaRoomsImportNoSpringAndNoMetricsOrResilienceLibrary() {
+		ArchRule rule = noClasses().that()
+			.resideInAnyPackage(CORE)
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "io.micrometer..", "io.github.resilience4j..", "jakarta..");
+		rule.check(CLASSES);
+	}
+
+	@Test
+	void theRoomsHaveNoCycles() {
+		slices().matching("io.github.poolpilot.(*)..").should().beFreeOfCycles().check(CLASSES);
+	}
+
+	@Test
+	void eachCoreRoomDependsOnlyOnTheRoomsBelowIt() {
+		Architectures.layeredArchitecture()
+			.consideringOnlyDependenciesInAnyPackage("io.github.poolpilot..")
+			.layer("measure")
+			.definedBy("io.github.poolpilot.measure..")
+			.layer("budget")
+			.definedBy("io.github.poolpilot.budget..")
+			.layer("pool")
+			.definedBy("io.github.poolpilot.pool..")
+			.layer("guard")
+			.definedBy("io.github.poolpilot.guard..")
+			.layer("execution")
+			.definedBy("io.github.poolpilot.execution..")
+			.layer("tuning")
+			.definedBy("io.github.poolpilot.tuning..")
+			.layer("spring")
+			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
+					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.task..",
+					"io.github.poolpilot.resilience..")
+			.whereLayer("spring")
+			.mayNotBeAccessedByAnyLayer()
+			.whereLayer("tuning")
+			.mayOnlyBeAccessedByLayers("spring")
+			.whereLayer("execution")
+			.mayOnlyBeAccessedByLayers("spring")
+			.whereLayer("guard")
+			.mayOnlyBeAccessedByLayers("execution", "spring")
+			.whereLayer("pool")
+			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "spring")
+			.whereLayer("budget")
+			.mayOnlyBeAccessedByLayers("pool", "tuning", "spring")
+			.whereLayer("measure")
+			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "spring")
+			.check(CLASSES);
+	}
+
+	@Test
+	void sizesAreSetOnlyThroughAPoolsOneDoor() {
+		noClasses().that()
+			.doNotBelongToAnyOf(ManagedPool.class)
+			.should()
+			.callMethod(SizeControl.class, "setCorePoolSize", int.class)
+			.orShould()
+			.callMethod(SizeControl.class, "setMaximumPoolSize", int.class)
+			.because("every size change goes through ManagedPool.resize, which checks the bounds and the budget")
+			.check(CLASSES);
+	}
+
+}

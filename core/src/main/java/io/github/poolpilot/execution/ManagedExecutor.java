@@ -1,0 +1,433 @@
+package io.github.poolpilot.execution;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.ManagedPool.SizeControl;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolExecutor;
+import io.github.poolpilot.pool.PoolRejectedException;
+
+/**
+ * A {@link ThreadPoolExecutor} with a bounded {@link ArrayBlockingQueue} that measures
+ * its own tasks, is resized only within its {@link PoolBounds} and its pool's budget, and
+ * refuses work with a {@link PoolRejectedException} rather than letting it wait without
+ * bound.
+ * <p>
+ * Each submitted task is counted and, when timed, wrapped with its submit time; its
+ * start, end and outcome are recorded by the {@link PoolRecorder}. The rejection handler
+ * set by the user is kept and called after the rejection is counted, with the task as it
+ * was submitted. {@link #setCorePoolSize} and {@link #setMaximumPoolSize} go through the
+ * pool's one checked door, {@link ManagedPool#resize}, like every other size change.
+ *
+ * @author poolpilot authors
+ */
+public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecutorService, PoolExecutor {
+
+	private final ManagedPool pool;
+
+	private final TaskPath path;
+
+	private final int queueCapacity;
+
+	/**
+	 * Create a pool from the builder's settings.
+	 * @param builder the settings
+	 */
+	protected ManagedExecutor(Builder builder) {
+		super(validated(builder).corePoolSize, builder.maxPoolSize, builder.keepAlive.toNanos(), TimeUnit.NANOSECONDS,
+				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(false), new AbortPolicy());
+		this.queueCapacity = builder.queueCapacity;
+		this.path = new TaskPath(builder.recorder, builder.taskDecorator);
+		this.pool = new ManagedPool(builder.name, this, new SizeControl() {
+
+			@Override
+			public void setCorePoolSize(int corePoolSize) {
+				ManagedExecutor.super.setCorePoolSize(corePoolSize);
+			}
+
+			@Override
+			public void setMaximumPoolSize(int maxPoolSize) {
+				ManagedExecutor.super.setMaximumPoolSize(maxPoolSize);
+			}
+
+		}, builder.recorder, builder.bounds);
+		super.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, builder.rejectionPolicy));
+		allowCoreThreadTimeOut(builder.allowCoreThreadTimeOut);
+	}
+
+	private static Builder validated(Builder builder) {
+		ManagedPool.checkSizes(builder.name, builder.corePoolSize, builder.maxPoolSize, builder.bounds);
+		return builder;
+	}
+
+	/**
+	 * Start building a pool.
+	 * @param name the pool's name, used in thread names, messages and metrics
+	 * @param bounds the range the pool's sizes must stay in
+	 * @param queueCapacity the fixed capacity of the pool's queue, at least 1
+	 * @return a new builder
+	 */
+	public static Builder builder(String name, PoolBounds bounds, int queueCapacity) {
+		return new Builder(name, bounds, queueCapacity);
+	}
+
+	@Override
+	public ManagedPool getPool() {
+		return this.pool;
+	}
+
+	@Override
+	public void setGuard(@Nullable TaskGuard guard) {
+		this.path.setGuard(guard);
+	}
+
+	@Override
+	public @Nullable TaskGuard getGuard() {
+		return this.path.guard();
+	}
+
+	@Override
+	public void execute(Runnable command) {
+		Objects.requireNonNull(command, "command must not be null");
+		super.execute(this.path.accept(command));
+	}
+
+	/**
+	 * Return a future the pool can fail with its rejection if it refuses the task after
+	 * it was queued.
+	 */
+	@Override
+	protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+		return new RefusableFutureTask<>(runnable, value);
+	}
+
+	/**
+	 * Return a future the pool can fail with its rejection if it refuses the task after
+	 * it was queued.
+	 */
+	@Override
+	protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+		return new RefusableFutureTask<>(callable);
+	}
+
+	/**
+	 * Set the core size through the pool's checked door, keeping the maximum size.
+	 * @param corePoolSize the new core size
+	 * @throws InvalidPoolSizeException if it is outside the pool's bounds or above the
+	 * maximum size
+	 */
+	@Override
+	public void setCorePoolSize(int corePoolSize) {
+		this.pool.resize(corePoolSize, getMaximumPoolSize());
+	}
+
+	/**
+	 * Set the maximum size through the pool's checked door, keeping the core size.
+	 * @param maximumPoolSize the new maximum size
+	 * @throws InvalidPoolSizeException if it is outside the pool's bounds, below the core
+	 * size or over the budget
+	 */
+	@Override
+	public void setMaximumPoolSize(int maximumPoolSize) {
+		this.pool.resize(getCorePoolSize(), maximumPoolSize);
+	}
+
+	@Override
+	public int getQueueSize() {
+		return getQueue().size();
+	}
+
+	@Override
+	public int getQueueCapacity() {
+		return this.queueCapacity;
+	}
+
+	@Override
+	protected void terminated() {
+		super.terminated();
+		this.path.terminated();
+	}
+
+	@Override
+	protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+		this.path.finished(task, thrown);
+	}
+
+	/**
+	 * Stop the pool at once. The queued tasks handed back are counted as abandoned and
+	 * returned as they were submitted.
+	 * @return the tasks that never started
+	 */
+	@Override
+	public List<Runnable> shutdownNow() {
+		return this.path.abandonedAll(super.shutdownNow());
+	}
+
+	/**
+	 * Remove a queued task, given as it was submitted. It is counted as abandoned, so
+	 * that the pool's counts still add up. Once the pool is shut down this is
+	 * {@code ThreadPoolExecutor}'s own: it takes back a task it queued as the pool shut
+	 * down, and rejects it, which counts it.
+	 * @param task the task
+	 * @return whether it was queued and is now removed
+	 */
+	@Override
+	public boolean remove(Runnable task) {
+		if (isShutdown()) {
+			return super.remove(task);
+		}
+		for (Runnable queued : getQueue()) {
+			if ((queued == task || TimedTask.unwrap(queued) == task) && super.remove(queued)) {
+				this.path.abandoned(queued);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Remove the queued tasks whose futures were cancelled, counting them as abandoned.
+	 */
+	@Override
+	public void purge() {
+		for (Runnable queued : getQueue()) {
+			if (TimedTask.unwrap(queued) instanceof Future<?> future && future.isCancelled() && super.remove(queued)) {
+				this.path.abandoned(queued);
+			}
+		}
+	}
+
+	/**
+	 * Return the policy applied to refused tasks once they are counted.
+	 * @return the user's rejection policy, by default one that throws a
+	 * {@link PoolRejectedException}
+	 */
+	@Override
+	public RejectedExecutionHandler getRejectedExecutionHandler() {
+		return ((CountingRejection) super.getRejectedExecutionHandler()).policy();
+	}
+
+	/**
+	 * Set the policy applied to refused tasks once they are counted.
+	 * @param handler the rejection policy
+	 */
+	@Override
+	public void setRejectedExecutionHandler(RejectedExecutionHandler handler) {
+		Objects.requireNonNull(handler, "handler must not be null");
+		super.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, handler));
+	}
+
+	@Override
+	public ThreadPoolExecutor asThreadPoolExecutor() {
+		return this;
+	}
+
+	@Override
+	public String toString() {
+		return "ManagedExecutor[" + this.pool.getName() + ", " + super.toString() + "]";
+	}
+
+	/**
+	 * Builds a {@link ManagedExecutor}.
+	 */
+	public static class Builder {
+
+		private final String name;
+
+		private final PoolBounds bounds;
+
+		private final int queueCapacity;
+
+		private int corePoolSize;
+
+		private int maxPoolSize;
+
+		private Duration keepAlive = Duration.ofSeconds(60);
+
+		private boolean allowCoreThreadTimeOut;
+
+		private @Nullable ThreadFactory threadFactory;
+
+		private @Nullable RejectedExecutionHandler rejectionPolicy;
+
+		private PoolRecorder recorder;
+
+		private @Nullable UnaryOperator<Runnable> taskDecorator;
+
+		protected Builder(String name, PoolBounds bounds, int queueCapacity) {
+			if (queueCapacity < 1) {
+				throw new IllegalArgumentException(
+						"queue-capacity of pool '" + name + "' must be at least 1 but was " + queueCapacity);
+			}
+			this.name = name;
+			this.bounds = bounds;
+			this.queueCapacity = queueCapacity;
+			this.corePoolSize = bounds.minThreads();
+			this.maxPoolSize = bounds.maxThreads();
+			this.recorder = PoolRecorder.builder().build();
+		}
+
+		/**
+		 * Set the initial core and maximum sizes (by default min-threads and
+		 * max-threads).
+		 * @param corePoolSize the initial core size
+		 * @param maxPoolSize the initial maximum size
+		 * @return this builder
+		 */
+		public Builder sizes(int corePoolSize, int maxPoolSize) {
+			this.corePoolSize = corePoolSize;
+			this.maxPoolSize = maxPoolSize;
+			return this;
+		}
+
+		/**
+		 * Set how long an idle thread above the core size lives (60 seconds by default).
+		 * @param keepAlive the keep-alive time
+		 * @return this builder
+		 */
+		public Builder keepAlive(Duration keepAlive) {
+			this.keepAlive = keepAlive;
+			return this;
+		}
+
+		/**
+		 * Set whether core threads also time out when idle.
+		 * @param allow whether core threads time out
+		 * @return this builder
+		 */
+		public Builder allowCoreThreadTimeOut(boolean allow) {
+			this.allowCoreThreadTimeOut = allow;
+			return this;
+		}
+
+		/**
+		 * Set the factory for the pool's threads (by default non-daemon threads named
+		 * {@code <name>-<n>}).
+		 * @param threadFactory the thread factory
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			this.threadFactory = threadFactory;
+			return this;
+		}
+
+		/**
+		 * Set the policy for refused tasks; {@code null} or Java's {@code AbortPolicy}
+		 * means the default, one that throws a {@link PoolRejectedException}.
+		 * @param rejectionPolicy the rejection policy
+		 * @return this builder
+		 */
+		public Builder rejectionPolicy(@Nullable RejectedExecutionHandler rejectionPolicy) {
+			this.rejectionPolicy = rejectionPolicy;
+			return this;
+		}
+
+		/**
+		 * Set a decorator applied to every submitted task before it is queued, such as
+		 * Spring's {@code TaskDecorator} that propagates context. The decorated task is
+		 * what runs; the submitted one is what {@code shutdownNow()} hands back and whose
+		 * outcome is counted.
+		 * @param taskDecorator the decorator
+		 * @return this builder
+		 */
+		public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
+			this.taskDecorator = taskDecorator;
+			return this;
+		}
+
+		/**
+		 * Set the recorder that measures the pool.
+		 * @param recorder the recorder
+		 * @return this builder
+		 */
+		public Builder recorder(PoolRecorder recorder) {
+			this.recorder = recorder;
+			return this;
+		}
+
+		/**
+		 * Build a pool of platform threads.
+		 * @return a new managed executor
+		 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
+		 */
+		public ManagedExecutor build() {
+			return new ManagedExecutor(this);
+		}
+
+		/**
+		 * Build a pool that runs each task on a virtual thread of its own, its maximum
+		 * size being a limit on how many run at once rather than a number of threads kept
+		 * ({@link VirtualManagedExecutor}). Needs Java 21 or later.
+		 * @return a new virtual managed executor
+		 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
+		 * @throws UnsupportedOperationException if the JVM is older than Java 21
+		 */
+		public VirtualManagedExecutor buildVirtual() {
+			return new VirtualManagedExecutor(this);
+		}
+
+		ThreadFactory threadFactory(boolean virtual) {
+			if (this.threadFactory != null) {
+				return this.threadFactory;
+			}
+			String prefix = this.name + "-";
+			if (virtual) {
+				return VirtualThreads.factory(prefix);
+			}
+			AtomicInteger count = new AtomicInteger();
+			return (runnable) -> new Thread(runnable, prefix + count.incrementAndGet());
+		}
+
+		String name() {
+			return this.name;
+		}
+
+		PoolBounds bounds() {
+			return this.bounds;
+		}
+
+		int queueCapacity() {
+			return this.queueCapacity;
+		}
+
+		int corePoolSize() {
+			return this.corePoolSize;
+		}
+
+		int maxPoolSize() {
+			return this.maxPoolSize;
+		}
+
+		@Nullable RejectedExecutionHandler rejectionPolicy() {
+			return this.rejectionPolicy;
+		}
+
+		@Nullable UnaryOperator<Runnable> taskDecorator() {
+			return this.taskDecorator;
+		}
+
+		PoolRecorder recorder() {
+			return this.recorder;
+		}
+
+	}
+
+}

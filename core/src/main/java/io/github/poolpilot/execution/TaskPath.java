@@ -1,0 +1,158 @@
+package io.github.poolpilot.execution;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRejectedException;
+
+/**
+ * The way every task takes through a managed executor, whatever threads run it: counted
+ * as submitted, wrapped with its submit time when it is timed, decorated or guarded,
+ * admitted by the pool's guard, and counted when it ends or will never run. The executor
+ * hands it to its threads and the recorder records; this holds the guard and the task
+ * decorator between them.
+ *
+ * @author poolpilot authors
+ */
+final class TaskPath {
+
+	private final PoolRecorder recorder;
+
+	private final @Nullable UnaryOperator<Runnable> decorator;
+
+	private volatile @Nullable TaskGuard guard;
+
+	TaskPath(PoolRecorder recorder, @Nullable UnaryOperator<Runnable> decorator) {
+		this.recorder = recorder;
+		this.decorator = decorator;
+	}
+
+	PoolRecorder recorder() {
+		return this.recorder;
+	}
+
+	@Nullable TaskGuard guard() {
+		return this.guard;
+	}
+
+	void setGuard(@Nullable TaskGuard guard) {
+		this.guard = guard;
+	}
+
+	/**
+	 * Count a submitted task, wrap it as it is to run and let the guard admit it.
+	 * @param command the task as submitted
+	 * @return the task to hand to the threads
+	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
+	 */
+	Runnable accept(Runnable command) {
+		PoolRecorder recorder = this.recorder;
+		recorder.taskSubmitted();
+		TaskGuard guard = this.guard;
+		UnaryOperator<Runnable> decorator = this.decorator;
+		Runnable task = command;
+		// A decorated task is always wrapped, timed or not, so that the task as submitted
+		// stays known: its outcome is counted and shutdownNow() hands it back. A guarded
+		// one too: its guard sees each task start and end.
+		if (decorator != null) {
+			task = new TimedTask(command, decorator.apply(command), recorder.now(), recorder, guard);
+		}
+		else if (guard != null || recorder.timesThisTask()) {
+			task = new TimedTask(command, command, recorder.now(), recorder, guard);
+		}
+		if (guard != null) {
+			admit(guard);
+		}
+		return task;
+	}
+
+	/**
+	 * Count a submitted task, always wrap it, and let the guard admit it: for an executor
+	 * poolpilot does not own, whose tasks are seen to end only through their wrapper.
+	 * @param command the task as submitted
+	 * @return the wrapped task
+	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
+	 */
+	TimedTask acceptTimed(Runnable command) {
+		PoolRecorder recorder = this.recorder;
+		recorder.taskSubmitted();
+		TaskGuard guard = this.guard;
+		TimedTask task = new TimedTask(command, command, recorder.now(), recorder, guard);
+		if (guard != null) {
+			admit(guard);
+		}
+		return task;
+	}
+
+	/**
+	 * Let the pool's guard refuse a task before it is queued. Such a refusal is counted
+	 * and thrown at once: the rejection policy is for a full queue, and running a task
+	 * the guard refused in the caller (caller-runs) would defeat the guard.
+	 */
+	private void admit(TaskGuard guard) {
+		try {
+			guard.beforeSubmit();
+		}
+		catch (PoolRejectedException ex) {
+			this.recorder.taskRejected(ex.getReason());
+			throw ex;
+		}
+	}
+
+	/**
+	 * Count the end of a task that ran without a wrapper.
+	 * @param task the task as it ran
+	 * @param thrown what it threw, if anything
+	 */
+	void finished(Runnable task, @Nullable Throwable thrown) {
+		if (!(task instanceof TimedTask)) {
+			this.recorder.untimedTaskFinished(thrown != null || TaskOutcome.failedFuture(task));
+		}
+	}
+
+	/**
+	 * Count a queued task that was taken out of the queue and will not run.
+	 * @param queued the task as queued
+	 */
+	void abandoned(Runnable queued) {
+		if (queued instanceof TimedTask timed) {
+			timed.abandon();
+		}
+		else {
+			this.recorder.tasksAbandoned(1);
+		}
+	}
+
+	/**
+	 * Count the queued tasks a forced shutdown handed back and return them as they were
+	 * submitted.
+	 * @param queued the tasks as queued
+	 * @return the tasks as submitted
+	 */
+	List<Runnable> abandonedAll(List<Runnable> queued) {
+		this.recorder.tasksAbandoned(queued.size());
+		TaskGuard guard = this.guard;
+		if (guard != null) {
+			queued.forEach((task) -> guard.notRun());
+		}
+		List<Runnable> submitted = new ArrayList<>(queued.size());
+		queued.forEach((task) -> submitted.add(TimedTask.unwrap(task)));
+		return submitted;
+	}
+
+	/**
+	 * Release what the guard holds once the pool terminated.
+	 */
+	void terminated() {
+		TaskGuard guard = this.guard;
+		if (guard != null) {
+			guard.close();
+		}
+	}
+
+}

@@ -1,0 +1,249 @@
+package io.github.poolpilot.execution;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.guard.RefusableTask;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.PoolRejectedException;
+
+/**
+ * A task on its way through a managed pool, carrying its own submit time so that the pool
+ * needs no per-task map.
+ * <p>
+ * It is a {@link Future} so that an executor poolpilot does not own can cancel it like
+ * any other queued future when it shuts down (Spring cancels what {@code shutdownNow()}
+ * hands back): cancelling counts the task as abandoned, once, and cancels the submitted
+ * future.
+ *
+ * @author poolpilot authors
+ */
+final class TimedTask implements Runnable, Future<Object> {
+
+	private static final int QUEUED = 0;
+
+	/**
+	 * The pool refused the task: it was counted as rejected, so if the rejection policy
+	 * runs it anyway (caller-runs), it must not be counted again.
+	 */
+	private static final int REJECTED = 1;
+
+	/**
+	 * The task was cancelled before it ran and counted as abandoned.
+	 */
+	private static final int ABANDONED = 2;
+
+	private static final AtomicIntegerFieldUpdater<TimedTask> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(TimedTask.class, "state");
+
+	/**
+	 * The task being handed to an executor from outside, so that a rejection on this
+	 * thread can find it behind the executor's own task decorator.
+	 */
+	private static final ThreadLocal<TimedTask> submitting = new ThreadLocal<>();
+
+	private static final Log logger = LogFactory.getLog(TimedTask.class);
+
+	private final Runnable submitted;
+
+	private final Runnable task;
+
+	private final long submittedAt;
+
+	private final PoolRecorder recorder;
+
+	private final @Nullable TaskGuard guard;
+
+	private volatile int state;
+
+	/**
+	 * Wrap a task.
+	 * @param submitted the task as submitted, whose outcome counts
+	 * @param task what runs: the submitted task, or what a task decorator made of it
+	 * @param submittedAt the submit time
+	 * @param recorder the recorder to report to
+	 * @param guard the pool's guard, told when the task starts and ends, if any
+	 */
+	TimedTask(Runnable submitted, Runnable task, long submittedAt, PoolRecorder recorder, @Nullable TaskGuard guard) {
+		this.submitted = submitted;
+		this.task = task;
+		this.submittedAt = submittedAt;
+		this.recorder = recorder;
+		this.guard = guard;
+	}
+
+	@Override
+	public void run() {
+		int state = this.state;
+		if (state != QUEUED) {
+			if (state == REJECTED) {
+				this.task.run();
+			}
+			return;
+		}
+		PoolRecorder recorder = this.recorder;
+		TaskGuard guard = this.guard;
+		if (guard != null) {
+			runGuarded(recorder, guard);
+			return;
+		}
+		runUnguarded(recorder);
+	}
+
+	private void runUnguarded(PoolRecorder recorder) {
+		long cpuStart = recorder.cpuSampleStart();
+		long startedAt = recorder.now();
+		boolean failed = true;
+		try {
+			this.task.run();
+			failed = TaskOutcome.failedFuture(this.submitted);
+		}
+		finally {
+			recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failed);
+		}
+	}
+
+	/**
+	 * Run the task past the pool's guard: it may refuse the task now that it waited,
+	 * failing the caller's future with the rejection, and it is told how the task ended.
+	 */
+	private void runGuarded(PoolRecorder recorder, TaskGuard guard) {
+		long startedAt = recorder.now();
+		try {
+			guard.beforeRun(startedAt - this.submittedAt, this.submitted instanceof RefusableTask);
+		}
+		catch (RuntimeException ex) {
+			guard.notRun();
+			if (ex instanceof PoolRejectedException rejection && this.submitted instanceof RefusableTask refusable) {
+				recorder.taskRejected(rejection.getReason());
+				refusable.refuse(rejection);
+				return;
+			}
+			// A guard that failed, or refused a task whose caller cannot be told: the
+			// task is not lost for it, it runs unguarded.
+			logger.warn("A task guard failed before a task ran; the task runs without it", ex);
+			runUnguarded(recorder);
+			return;
+		}
+		long cpuStart = recorder.cpuSampleStart();
+		Throwable thrown = null;
+		try {
+			this.task.run();
+		}
+		catch (RuntimeException | Error ex) {
+			thrown = ex;
+			throw ex;
+		}
+		finally {
+			Throwable failure = TaskOutcome.failure(this.submitted, thrown);
+			long endedAt = recorder.now();
+			try {
+				guard.afterRun(endedAt - startedAt, failure);
+			}
+			finally {
+				recorder.timedTaskFinished(this.submittedAt, startedAt, cpuStart, failure != null);
+			}
+		}
+	}
+
+	/**
+	 * Hand this task to an executor whose queue and rejection policy see it only behind
+	 * that executor's own decorator.
+	 * @param executor the executor
+	 */
+	void submitTo(Executor executor) {
+		TimedTask previous = submitting.get();
+		submitting.set(this);
+		try {
+			executor.execute(this);
+		}
+		finally {
+			submitting.set(previous);
+		}
+	}
+
+	/**
+	 * Mark a refused task so that it is counted once, as rejected, and return it as the
+	 * rejection policy should see it.
+	 * @param task the task the executor refused
+	 * @return the submitted task when the executor held it unwrapped, else the executor's
+	 * own task
+	 */
+	static Runnable rejected(Runnable task) {
+		TimedTask timed = (task instanceof TimedTask direct) ? direct : submitting.get();
+		if (timed != null) {
+			STATE.compareAndSet(timed, QUEUED, REJECTED);
+		}
+		return (task instanceof TimedTask direct) ? direct.submitted : task;
+	}
+
+	/**
+	 * Return the task as it was submitted.
+	 * @param task a task taken from a managed pool's queue
+	 * @return the submitted task
+	 */
+	static Runnable unwrap(Runnable task) {
+		return (task instanceof TimedTask timed) ? timed.submitted : task;
+	}
+
+	@Override
+	public boolean cancel(boolean mayInterruptIfRunning) {
+		abandon();
+		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
+	}
+
+	/**
+	 * Count this queued task as abandoned, once: it will not run.
+	 */
+	void abandon() {
+		if (STATE.compareAndSet(this, QUEUED, ABANDONED)) {
+			this.recorder.tasksAbandoned(1);
+			TaskGuard guard = this.guard;
+			if (guard != null) {
+				guard.notRun();
+			}
+		}
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return this.state == ABANDONED;
+	}
+
+	@Override
+	public boolean isDone() {
+		return isCancelled() || (this.submitted instanceof Future<?> future && future.isDone());
+	}
+
+	@Override
+	public Object get() throws InterruptedException, ExecutionException {
+		if (this.submitted instanceof Future<?> future) {
+			return future.get();
+		}
+		throw new CancellationException("Only a submitted future can be waited for");
+	}
+
+	@Override
+	public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+		if (this.submitted instanceof Future<?> future) {
+			return future.get(timeout, unit);
+		}
+		throw new CancellationException("Only a submitted future can be waited for");
+	}
+
+	@Override
+	public String toString() {
+		return this.submitted.toString();
+	}
+
+}

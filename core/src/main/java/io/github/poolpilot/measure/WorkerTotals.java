@@ -1,0 +1,91 @@
+package io.github.poolpilot.measure;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One worker thread's running totals for one pool, written by that thread alone and read
+ * by the sampler. A single writer needs no atomic read-modify-write: each update is a
+ * plain add published with a release store, read with an acquire load, so that a reader
+ * that sees a task's end also sees everything counted before it; on x86 both cost what
+ * plain accesses do.
+ * <p>
+ * A pool whose threads each run one task (a virtual pool) would make one of these per
+ * task; its threads share a few {@link #shared() shared} totals instead, updated with
+ * atomic adds.
+ *
+ * @author poolpilot authors
+ */
+final class WorkerTotals {
+
+	static final int COMPLETED = 0;
+
+	static final int FAILED = 1;
+
+	static final int TIMED = 2;
+
+	static final int QUEUE_WAIT_NANOS = 3;
+
+	static final int SERVICE_NANOS = 4;
+
+	static final int SAMPLED_SERVICE_NANOS = 5;
+
+	static final int SAMPLED_CPU_NANOS = 6;
+
+	static final int FIELDS = 7;
+
+	/**
+	 * A cache line of padding on each side, so that two workers' totals never share one.
+	 */
+	private static final int PADDING = 8;
+
+	private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(long[].class);
+
+	private final long[] values = new long[PADDING + FIELDS + PADDING];
+
+	/**
+	 * The only thread that writes, or {@code null} when threads share these totals.
+	 */
+	private final @Nullable Thread owner;
+
+	WorkerTotals() {
+		this(Thread.currentThread());
+	}
+
+	private WorkerTotals(@Nullable Thread owner) {
+		this.owner = owner;
+	}
+
+	/**
+	 * Return totals that any thread may add to.
+	 * @return new shared totals
+	 */
+	static WorkerTotals shared() {
+		return new WorkerTotals(null);
+	}
+
+	void add(int field, long amount) {
+		int index = PADDING + field;
+		if (this.owner != null) {
+			VALUES.setRelease(this.values, index, this.values[index] + amount);
+		}
+		else {
+			VALUES.getAndAdd(this.values, index, amount);
+		}
+	}
+
+	long get(int field) {
+		return (long) VALUES.getAcquire(this.values, PADDING + field);
+	}
+
+	/**
+	 * Return whether the owning thread ended; once it has, every write it made is visible
+	 * to the caller. Shared totals never end.
+	 */
+	boolean ownerEnded() {
+		return this.owner != null && !this.owner.isAlive();
+	}
+
+}

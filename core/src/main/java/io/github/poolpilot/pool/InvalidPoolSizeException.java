@@ -1,0 +1,32 @@
+package io.github.poolpilot.pool;
+
+/**
+ * Thrown when a requested pool size violates one of the pool's bounds. Nothing is changed
+ * when it is thrown.
+ *
+ * @author poolpilot authors
+ */
+public class InvalidPoolSizeException extends IllegalArgumentException {
+
+	private final String field;
+
+	/**
+	 * Create a new exception.
+	 * @param field the name of the offending field ({@code corePoolSize} or
+	 * {@code maxPoolSize})
+	 * @param message what is wrong and what is allowed
+	 */
+	public InvalidPoolSizeException(String field, String message) {
+		super(message);
+		this.field = field;
+	}
+
+	/**
+	 * Return the name of the field whose value violated a bound.
+	 * @return the field name
+	 */
+	public String getField() {
+		return this.field;
+	}
+
+}

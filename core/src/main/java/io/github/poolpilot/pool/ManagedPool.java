@@ -1,0 +1,418 @@
+package io.github.poolpilot.pool;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.budget.BudgetMember;
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.ThreadBudget.Overrun;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
+import io.github.poolpilot.measure.RejectionReason;
+
+/**
+ * A thread pool under poolpilot's management: its name, its bounds, the recorder that
+ * measures it, and the one door through which it is resized, checked against its bounds
+ * and the budget it shares ({@link #resize}), whoever asks: the tuner, the endpoint, a
+ * configuration refresh or the executor's own setters.
+ * <p>
+ * The pool reads its executor through {@link PoolExecutor}, so that it may be a
+ * {@code ThreadPoolExecutor}, a pool of virtual threads or a web server's request pool;
+ * it changes the executor's sizes through the {@link SizeControl} the executor gave it.
+ *
+ * @author poolpilot authors
+ */
+public final class ManagedPool implements BudgetMember {
+
+	private static final long NOT_WAITING = Long.MIN_VALUE;
+
+	private final String name;
+
+	private final PoolExecutor executor;
+
+	private final SizeControl sizeControl;
+
+	private final PoolRecorder recorder;
+
+	private volatile PoolBounds bounds;
+
+	private volatile @Nullable PoolSnapshot lastSnapshot;
+
+	private volatile int weight = 1;
+
+	private volatile ThreadBudget budget = ThreadBudget.none();
+
+	/**
+	 * The least mean service time of any window with completions, or 0 before the first.
+	 */
+	private volatile double bestServiceMs;
+
+	/**
+	 * When the last window closed, on the recorder's clock: the start of the current one.
+	 */
+	private volatile long snapshotAt;
+
+	/**
+	 * When the pool last started to have work in flight with no task ending since: the
+	 * start of the first such window, or {@link #NOT_WAITING}.
+	 */
+	private volatile long busySince = NOT_WAITING;
+
+	/**
+	 * Manage a pool.
+	 * @param name the pool's name
+	 * @param executor the executor that runs its tasks
+	 * @param sizeControl how its sizes are set, unchecked: only this pool calls it
+	 * @param recorder the recorder that measures its tasks
+	 * @param bounds the range its sizes must stay in
+	 */
+	public ManagedPool(String name, PoolExecutor executor, SizeControl sizeControl, PoolRecorder recorder,
+			PoolBounds bounds) {
+		this.name = name;
+		this.executor = executor;
+		this.sizeControl = sizeControl;
+		this.recorder = recorder;
+		this.bounds = bounds;
+		this.snapshotAt = recorder.now();
+	}
+
+	/**
+	 * Return the pool's name.
+	 * @return the name
+	 */
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * Return the executor that runs the pool's tasks, as the pool reads it.
+	 * @return the executor
+	 */
+	public PoolExecutor getExecutor() {
+		return this.executor;
+	}
+
+	/**
+	 * Return the recorder that measures the pool's tasks.
+	 * @return the recorder
+	 */
+	public PoolRecorder getRecorder() {
+		return this.recorder;
+	}
+
+	/**
+	 * Return the range the pool's sizes must stay in.
+	 * @return the bounds
+	 */
+	public PoolBounds getBounds() {
+		return this.bounds;
+	}
+
+	/**
+	 * Set the range the pool's sizes must stay in, moving its current sizes into it.
+	 * Nothing changes when the moved sizes would not fit the budget.
+	 * @param bounds the new bounds
+	 * @throws InvalidPoolSizeException if the moved sizes would exceed the budget
+	 */
+	public void setBounds(PoolBounds bounds) {
+		ThreadBudget budget = this.budget;
+		budget.change(() -> {
+			int[] sizes = sizesWithin(bounds);
+			checkBudget(budget, sizes[1]);
+			this.bounds = bounds;
+			apply(sizes[0], sizes[1]);
+		});
+	}
+
+	/**
+	 * Return the pool's core and maximum sizes moved into the given bounds.
+	 * @param bounds the bounds
+	 * @return the core and the maximum size, in that order
+	 */
+	public int[] sizesWithin(PoolBounds bounds) {
+		int core = bounds.clamp(this.executor.getCorePoolSize());
+		return new int[] { core, Math.max(core, bounds.clamp(this.executor.getMaximumPoolSize())) };
+	}
+
+	/**
+	 * Return the pool's share of the budget relative to the other pools' weights.
+	 * @return the weight
+	 */
+	@Override
+	public int getWeight() {
+		return this.weight;
+	}
+
+	/**
+	 * Set the pool's share of the budget relative to the other pools' weights.
+	 * @param weight the weight, at least 1
+	 */
+	public void setWeight(int weight) {
+		if (weight < 1) {
+			throw new IllegalArgumentException(
+					"weight of pool '" + this.name + "' must be at least 1 but was " + weight);
+		}
+		this.weight = weight;
+	}
+
+	/**
+	 * Return the budget the pool shares with the others of its registry.
+	 * @return the budget; one that limits nothing while the pool is in no registry
+	 */
+	public ThreadBudget getBudget() {
+		return this.budget;
+	}
+
+	void shareBudget(ThreadBudget budget) {
+		this.budget = budget;
+	}
+
+	/**
+	 * Return the pool's sizes now.
+	 * @return the sizes
+	 */
+	public Sizes sizes() {
+		PoolBounds bounds = this.bounds;
+		PoolExecutor executor = this.executor;
+		return new Sizes(executor.getCorePoolSize(), executor.getMaximumPoolSize(), executor.getPoolSize(),
+				executor.getActiveCount(), executor.getQueueSize(), executor.getQueueCapacity(), bounds.minThreads(),
+				bounds.maxThreads());
+	}
+
+	@Override
+	public int minThreads() {
+		return this.bounds.minThreads();
+	}
+
+	@Override
+	public int maxThreads() {
+		return this.bounds.maxThreads();
+	}
+
+	@Override
+	public int corePoolSize() {
+		return this.executor.getCorePoolSize();
+	}
+
+	@Override
+	public int maxPoolSize() {
+		return this.executor.getMaximumPoolSize();
+	}
+
+	@Override
+	public int liveThreads() {
+		return this.executor.getPoolSize();
+	}
+
+	/**
+	 * Set the core and maximum pool sizes together: the one door of every size change.
+	 * The sizes are checked against the pool's bounds and, under the budget's lock,
+	 * against the budget, then set in the order that keeps core ≤ max at every step: when
+	 * growing the maximum first, when shrinking the core first. Nothing changes when a
+	 * size is invalid.
+	 * @param corePoolSize the new core size
+	 * @param maxPoolSize the new maximum size
+	 * @throws InvalidPoolSizeException naming the field and the violated bound, core >
+	 * max, or the budget
+	 */
+	@Override
+	public void resize(int corePoolSize, int maxPoolSize) {
+		ThreadBudget budget = this.budget;
+		budget.change(() -> {
+			checkSizes(corePoolSize, maxPoolSize);
+			checkBudget(budget, maxPoolSize);
+			apply(corePoolSize, maxPoolSize);
+		});
+	}
+
+	private void apply(int corePoolSize, int maxPoolSize) {
+		if (maxPoolSize >= this.executor.getMaximumPoolSize()) {
+			this.sizeControl.setMaximumPoolSize(maxPoolSize);
+			this.sizeControl.setCorePoolSize(corePoolSize);
+		}
+		else {
+			this.sizeControl.setCorePoolSize(corePoolSize);
+			this.sizeControl.setMaximumPoolSize(maxPoolSize);
+		}
+	}
+
+	private void checkBudget(ThreadBudget budget, int maxPoolSize) {
+		Overrun overrun = budget.check(this, maxPoolSize);
+		if (overrun != null) {
+			throw new InvalidPoolSizeException("maxPoolSize",
+					"maxPoolSize " + maxPoolSize + " of pool '" + this.name + "' would bring the pools' threads to "
+							+ overrun.threads() + ", over the budget of " + overrun.maxThreads()
+							+ " threads (allowed: at most " + overrun.allowed() + ")");
+		}
+	}
+
+	/**
+	 * Check core and maximum sizes against the pool's bounds without changing anything.
+	 * @param corePoolSize a core size
+	 * @param maxPoolSize a maximum size
+	 * @throws InvalidPoolSizeException naming the first violated bound
+	 */
+	public void checkSizes(int corePoolSize, int maxPoolSize) {
+		checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
+	}
+
+	/**
+	 * Check a pool's core and maximum sizes against its bounds.
+	 * @param pool the pool's name
+	 * @param corePoolSize a core size
+	 * @param maxPoolSize a maximum size
+	 * @param bounds the pool's bounds
+	 * @throws InvalidPoolSizeException naming the first violated bound
+	 */
+	public static void checkSizes(String pool, int corePoolSize, int maxPoolSize, PoolBounds bounds) {
+		checkWithinBounds(pool, "corePoolSize", corePoolSize, bounds);
+		checkWithinBounds(pool, "maxPoolSize", maxPoolSize, bounds);
+		if (corePoolSize > maxPoolSize) {
+			throw new InvalidPoolSizeException("corePoolSize", "corePoolSize " + corePoolSize + " of pool '" + pool
+					+ "' must not be greater than maxPoolSize " + maxPoolSize);
+		}
+	}
+
+	private static void checkWithinBounds(String pool, String field, int size, PoolBounds bounds) {
+		if (size < bounds.minThreads() || size > bounds.maxThreads()) {
+			String violated = (size < bounds.minThreads()) ? "below its min-threads " + bounds.minThreads()
+					: "above its max-threads " + bounds.maxThreads();
+			throw new InvalidPoolSizeException(field, field + " " + size + " of pool '" + pool + "' is " + violated
+					+ " (allowed: " + bounds.minThreads() + " to " + bounds.maxThreads() + ")");
+		}
+	}
+
+	/**
+	 * Close the current measurement window and return its snapshot, which also becomes
+	 * {@link #lastSnapshot()}. One sampler per pool should call this, once per window.
+	 * @return the closed window's snapshot
+	 */
+	public PoolSnapshot takeSnapshot() {
+		long windowStart = this.snapshotAt;
+		PoolSnapshot snapshot = this.recorder.snapshot(this.name, sizes());
+		this.snapshotAt = this.recorder.now();
+		double serviceMs = snapshot.littlesLaw().meanServiceTimeMs();
+		if (snapshot.windowCompletions() > 0) {
+			this.busySince = NOT_WAITING;
+			if (serviceMs > 0 && (this.bestServiceMs == 0 || serviceMs < this.bestServiceMs)) {
+				this.bestServiceMs = serviceMs;
+			}
+		}
+		else if (this.busySince == NOT_WAITING
+				&& (snapshot.windowArrivals() > 0 || snapshot.sizes().activeCount() > 0)) {
+			this.busySince = windowStart;
+		}
+		this.lastSnapshot = snapshot;
+		return snapshot;
+	}
+
+	/**
+	 * Return the snapshot of the last closed window.
+	 * @return the last snapshot, or {@code null} before the first window closed
+	 */
+	public @Nullable PoolSnapshot lastSnapshot() {
+		return this.lastSnapshot;
+	}
+
+	/**
+	 * Return the exception that tells a caller this pool refused its task now: why, and
+	 * when to retry, estimated as the time the pool needs to drain its queue
+	 * ({@link #drainRate()}).
+	 * @return the rejection to throw
+	 */
+	public PoolRejectedException rejection() {
+		return new PoolRejectedException(this.name, rejectionReason(), retryAfter(this.executor.getQueueSize()));
+	}
+
+	/**
+	 * Return why the executor refuses tasks now: it is shutting down, or its queue is
+	 * full.
+	 * @return the reason
+	 */
+	public RejectionReason rejectionReason() {
+		return this.executor.isShutdown() ? RejectionReason.SHUTDOWN : RejectionReason.QUEUE_FULL;
+	}
+
+	/**
+	 * Return how long the given queued tasks take to drain at the pool's drain rate.
+	 * @param queued the queued tasks
+	 * @return the retry delay for a task refused now
+	 */
+	public Duration retryAfter(int queued) {
+		double drainRate = drainRate();
+		return PoolRejectedException.retryAfter((drainRate > 0) ? queued / drainRate : 0);
+	}
+
+	/**
+	 * Return the tasks per second the pool's threads take off its queue while all are
+	 * busy: its size divided by the expected service time ({@link #expectedServiceMs()}).
+	 * That is the throughput of a saturated pool, known at once after a resize or a
+	 * burst, where the last window's measured throughput may have been held down by what
+	 * was offered. While no service time is known, the measured throughput; 0 before any
+	 * window closed.
+	 * @return the drain rate in tasks per second
+	 */
+	public double drainRate() {
+		double serviceMs = expectedServiceMs();
+		if (serviceMs > 0) {
+			return this.executor.getMaximumPoolSize() * 1000 / serviceMs;
+		}
+		PoolSnapshot snapshot = this.lastSnapshot;
+		return (snapshot != null) ? snapshot.littlesLaw().throughput() : 0;
+	}
+
+	/**
+	 * Return how long a task is expected to run, from what is known: the last window's
+	 * mean service time, else the least one of any earlier window; and at least as long
+	 * as the pool has had work in flight with no task ending, for then its oldest running
+	 * task has been running about that long. That last figure is what is known at a
+	 * pool's first burst, before any task ended: a caller refused then is not told to
+	 * come back in a second when the tasks ahead of it take many.
+	 * @return the expected service time in milliseconds; 0 before any window closed, and
+	 * while nothing is known
+	 */
+	public double expectedServiceMs() {
+		PoolSnapshot snapshot = this.lastSnapshot;
+		if (snapshot == null) {
+			return 0;
+		}
+		double lastServiceMs = snapshot.littlesLaw().meanServiceTimeMs();
+		double known = (snapshot.windowCompletions() > 0 && lastServiceMs > 0) ? lastServiceMs : this.bestServiceMs;
+		long since = this.busySince;
+		if (since == NOT_WAITING && snapshot.windowCompletions() == 0 && this.executor.getActiveCount() > 0) {
+			// Work started in the current window, and nothing ended in the last one.
+			since = this.snapshotAt;
+		}
+		double waitedMs = (since != NOT_WAITING) ? (this.recorder.now() - since) / 1_000_000.0 : 0;
+		return Math.max(known, waitedMs);
+	}
+
+	@Override
+	public String toString() {
+		return "ManagedPool[" + this.name + "]";
+	}
+
+	/**
+	 * Sets an executor's sizes, unchecked, for its {@link ManagedPool}: the executor
+	 * gives it to its pool and nobody else.
+	 */
+	public interface SizeControl {
+
+		/**
+		 * Set the core size.
+		 * @param corePoolSize the core size
+		 */
+		void setCorePoolSize(int corePoolSize);
+
+		/**
+		 * Set the maximum size.
+		 * @param maxPoolSize the maximum size
+		 */
+		void setMaximumPoolSize(int maxPoolSize);
+
+	}
+
+}

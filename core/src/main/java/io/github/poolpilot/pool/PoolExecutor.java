@@ -1,0 +1,56 @@
+package io.github.poolpilot.pool;
+
+/**
+ * What a managed pool's executor is, as the pool reads it: its sizes, its queue and
+ * whether it is shutting down. A {@code ThreadPoolExecutor} has these getters; a pool
+ * that runs each task on a virtual thread of its own, or a web server's request pool,
+ * answers them in its own terms. Its sizes are changed only through
+ * {@link ManagedPool#resize}.
+ *
+ * @author poolpilot authors
+ */
+public interface PoolExecutor {
+
+	/**
+	 * Return the core size: the threads kept even when idle.
+	 * @return the core size
+	 */
+	int getCorePoolSize();
+
+	/**
+	 * Return the maximum size: the most threads, or tasks running at once, it allows.
+	 * @return the maximum size
+	 */
+	int getMaximumPoolSize();
+
+	/**
+	 * Return its live threads (for a pool of virtual threads, the tasks running).
+	 * @return the live threads
+	 */
+	int getPoolSize();
+
+	/**
+	 * Return the threads running a task.
+	 * @return the active threads
+	 */
+	int getActiveCount();
+
+	/**
+	 * Return the tasks waiting in its queue.
+	 * @return the queue's length
+	 */
+	int getQueueSize();
+
+	/**
+	 * Return the fixed capacity of its queue.
+	 * @return the queue's capacity
+	 */
+	int getQueueCapacity();
+
+	/**
+	 * Return whether it no longer takes tasks.
+	 * @return whether it is shut down
+	 */
+	boolean isShutdown();
+
+}

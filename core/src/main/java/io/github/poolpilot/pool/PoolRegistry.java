@@ -1,0 +1,81 @@
+package io.github.poolpilot.pool;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.budget.ThreadBudget;
+
+/**
+ * The one registry of managed pools, by name, and the thread budget they share: a pool
+ * that joins it is resized within that budget from then on.
+ *
+ * @author poolpilot authors
+ */
+public class PoolRegistry {
+
+	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
+
+	private final ThreadBudget budget;
+
+	/**
+	 * Create a registry.
+	 * @param maxThreads how many live threads all pools may have together, or
+	 * {@code null} for no budget beyond each pool's own max-threads
+	 */
+	public PoolRegistry(@Nullable Integer maxThreads) {
+		this.budget = new ThreadBudget(maxThreads, this.pools::values);
+	}
+
+	/**
+	 * Register a pool under its name; it shares the registry's budget from now on.
+	 * @param pool the pool
+	 * @throws IllegalStateException if a pool of that name is registered already
+	 */
+	public void register(ManagedPool pool) {
+		ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
+		if (previous != null && previous != pool) {
+			throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
+		}
+		pool.shareBudget(this.budget);
+	}
+
+	/**
+	 * Remove a pool, as when it shuts down.
+	 * @param pool the pool
+	 */
+	public void unregister(ManagedPool pool) {
+		if (this.pools.remove(pool.getName(), pool)) {
+			pool.shareBudget(ThreadBudget.none());
+		}
+	}
+
+	/**
+	 * Return the pool of the given name.
+	 * @param name the pool's name
+	 * @return the pool, or {@code null} if there is none of that name
+	 */
+	public @Nullable ManagedPool get(String name) {
+		return this.pools.get(name);
+	}
+
+	/**
+	 * Return every registered pool, ordered by name.
+	 * @return the pools
+	 */
+	public Collection<ManagedPool> pools() {
+		return Collections.unmodifiableCollection(this.pools.values());
+	}
+
+	/**
+	 * Return the budget the pools share.
+	 * @return the budget
+	 */
+	public ThreadBudget budget() {
+		return this.budget;
+	}
+
+}

@@ -1,0 +1,74 @@
+package io.github.poolpilot.tuning;
+
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.pool.PoolBounds;
+
+/**
+ * One closed window as a pool's controller reads it: the snapshot's figures, the pool's
+ * size and bounds, and what the controller derives from them.
+ *
+ * @author poolpilot authors
+ */
+final class ClosedWindow {
+
+	final LittlesLaw law;
+
+	final long completions;
+
+	final double busy;
+
+	final int size;
+
+	final PoolBounds bounds;
+
+	final double cpuLoad;
+
+	final double baseServiceMs;
+
+	final double previousThroughput;
+
+	/**
+	 * Work waits or is turned away: a queue, or more offered than served.
+	 */
+	final boolean queueing;
+
+	/**
+	 * The model's size, or -1 while no service time is known.
+	 */
+	final int need;
+
+	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
+			double previousThroughput) {
+		LittlesLaw law = snapshot.littlesLaw();
+		this.law = law;
+		this.completions = snapshot.windowCompletions();
+		// X·S counts whole service times of the tasks that ended in the window, some of
+		// which began before it: never more threads than the pool had.
+		this.busy = Math.min(law.busyThreads(), Math.max(size, snapshot.sizes().poolSize()));
+		this.size = size;
+		this.bounds = bounds;
+		this.cpuLoad = cpuLoad;
+		this.baseServiceMs = baseServiceMs;
+		this.previousThroughput = previousThroughput;
+		this.queueing = snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
+		this.need = SizingModel.need(law, baseServiceMs);
+	}
+
+	/**
+	 * Return whether the pool was saturated: busy threads X·S at least
+	 * {@value PoolController#SATURATED_BUSY} of its size while work waited.
+	 */
+	boolean saturated() {
+		return this.busy >= PoolController.SATURATED_BUSY * this.size && this.queueing;
+	}
+
+	double serviceMs() {
+		return this.law.meanServiceTimeMs();
+	}
+
+	double throughput() {
+		return this.law.throughput();
+	}
+
+}

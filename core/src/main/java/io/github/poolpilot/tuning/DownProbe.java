@@ -1,0 +1,143 @@
+package io.github.poolpilot.tuning;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+
+/**
+ * One pool's probes down, the Vegas rule on whole windows: a saturated pool that does not
+ * grow tries a quarter fewer threads; if its throughput holds (within
+ * {@value #TOLERANCE}) fewer is better, and the next probe follows; if it falls, the
+ * probe went below the knee, whose service time is then the base S₀ uncongested, and the
+ * knee is X·S₀ threads. The next probe then rests ({@link Backoff}). No probe goes below
+ * the threads the CPU time alone keeps busy, nor starts near a knee already seen, nor in
+ * a pool offered less than it serves (one that drains a backlog).
+ *
+ * @author poolpilot authors
+ */
+final class DownProbe {
+
+	static final double CUT = 0.25;
+
+	static final double TOLERANCE = 0.05;
+
+	private final Backoff rest;
+
+	private @Nullable Pending pending;
+
+	DownProbe(NanoClock clock) {
+		this.rest = new Backoff(clock);
+	}
+
+	/**
+	 * Judge the probe made in the last window, if any.
+	 * @param window the window since
+	 * @return how it went, or {@code null} when there was none
+	 */
+	@Nullable Outcome judge(ClosedWindow window) {
+		Pending pending = this.pending;
+		this.pending = null;
+		if (pending == null) {
+			return null;
+		}
+		double change = (pending.throughputBefore > 0) ? window.throughput() / pending.throughputBefore - 1 : 0;
+		return new Outcome(pending.from, pending.to, pending.throughputBefore, change,
+				window.queueing && change < -TOLERANCE, !window.queueing);
+	}
+
+	/**
+	 * Start a probe, or return {@code null} when none is due.
+	 * @param window the window that just closed, saturated and held
+	 * @param kept the step this window kept, if any
+	 * @param knee the knee seen
+	 * @return the decision to try fewer threads, or {@code null}
+	 */
+	@Nullable Decision start(ClosedWindow window, @Nullable KeptStep kept, Knee knee) {
+		int size = window.size;
+		LittlesLaw law = window.law;
+		boolean overloaded = law.arrivalRate() >= law.throughput();
+		if (knee.near(size) || !overloaded || window.completions == 0 || this.rest.resting()) {
+			return null;
+		}
+		// Never below the threads the CPU time alone keeps busy: X·C, with C = S/(1 +
+		// W/C);
+		// with the CPU busy and that unknown, not at all.
+		Double waitCompute = law.waitComputeRatio();
+		if (waitCompute == null && window.cpuLoad > PoolController.MAX_CPU) {
+			return null;
+		}
+		int cpuThreads = (waitCompute != null) ? (int) Math.ceil(window.busy / (1 + waitCompute)) : 1;
+		int target = window.bounds.clamp(Math.max(cpuThreads, Math.min(size - 1, (int) (size * (1 - CUT)))));
+		if (target >= size) {
+			return null;
+		}
+		this.pending = new Pending(size, target, law.throughput());
+		return Decision.change(Action.SHRINK, size, target, new ProbingDown(law.throughput(), window.serviceMs()), kept,
+				true);
+	}
+
+	/**
+	 * The probe lost throughput: learn the knee, X·S₀ threads, and go back to a tenth
+	 * beyond it, at most to where the probe started; the next probe rests.
+	 * @param window the window that judged it
+	 * @param outcome how it went
+	 * @param baseServiceMs S₀, now measured below the knee
+	 * @param knee the knee to learn
+	 * @return the decision to go back
+	 */
+	Decision fell(ClosedWindow window, Outcome outcome, double baseServiceMs, Knee knee) {
+		double kneeThreads = outcome.throughputBefore * baseServiceMs / 1000;
+		knee.learn(kneeThreads);
+		int target = window.bounds.clamp(Math.min(outcome.from,
+				Math.max(window.size + 1, (int) Math.ceil(kneeThreads * (1 + PoolController.KNEE_MARGIN)))));
+		return Decision.change(Action.REVERT, window.size, target,
+				new ProbeFell(outcome.change, kneeThreads, this.rest.take()), null, true);
+	}
+
+	/**
+	 * The pool got another size than the probe asked for: the probe is judged by the size
+	 * it really took, or dropped.
+	 * @param threads the size the pool has now
+	 */
+	void applied(int threads) {
+		Pending pending = this.pending;
+		if (pending != null && threads != pending.to) {
+			this.pending = (threads < pending.from) ? new Pending(pending.from, threads, pending.throughputBefore)
+					: null;
+		}
+	}
+
+	void cancel() {
+		this.pending = null;
+	}
+
+	/**
+	 * A probe down being judged.
+	 */
+	private record Pending(int from, int to, double throughputBefore) {
+	}
+
+	/**
+	 * How a probe went.
+	 *
+	 * @param from the size before it
+	 * @param to the size it tried
+	 * @param throughputBefore the throughput it had to hold
+	 * @param change the relative change of throughput
+	 * @param fell whether it lost throughput, beyond the tolerance, while work waited
+	 * @param drained whether the queue drained meanwhile
+	 */
+	record Outcome(int from, int to, double throughputBefore, double change, boolean fell, boolean drained) {
+
+		KeptStep kept() {
+			return new KeptStep(this.from, this.to, this.change, this.drained);
+		}
+
+	}
+
+}

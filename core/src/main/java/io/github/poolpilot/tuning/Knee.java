@@ -1,0 +1,62 @@
+package io.github.poolpilot.tuning;
+
+import io.github.poolpilot.measure.NanoClock;
+
+/**
+ * Where more threads stopped paying, in threads, as a pool's controller last saw it: a
+ * kept step that raised throughput clearly less than in proportion, or a probe down that
+ * lost throughput. Forgotten after {@link Backoff#LONGEST}, so that a downstream that
+ * widened is found again.
+ *
+ * @author poolpilot authors
+ */
+final class Knee {
+
+	private final NanoClock clock;
+
+	private double threads;
+
+	private long knownUntil;
+
+	Knee(NanoClock clock) {
+		this.clock = clock;
+	}
+
+	void learn(double threads) {
+		this.threads = threads;
+		this.knownUntil = this.clock.nanoTime() + Backoff.LONGEST.toNanos();
+	}
+
+	void forget() {
+		this.threads = 0;
+	}
+
+	/**
+	 * Return the knee in threads, 0 while none is known.
+	 */
+	double threads() {
+		if (this.threads > 0 && this.clock.nanoTime() - this.knownUntil >= 0) {
+			this.threads = 0;
+		}
+		return this.threads;
+	}
+
+	boolean known() {
+		return threads() > 0;
+	}
+
+	/**
+	 * Return the most threads a step may reach: half beyond the knee, or no limit.
+	 */
+	int cap() {
+		return known() ? (int) (PoolController.MAX_GROWTH * this.threads) : Integer.MAX_VALUE;
+	}
+
+	/**
+	 * Return whether a size is near the knee, where probing down would gain little.
+	 */
+	boolean near(int size) {
+		return known() && size <= PoolController.NEAR_KNEE * this.threads;
+	}
+
+}

@@ -1,0 +1,493 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
+import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
+import io.github.poolpilot.tuning.Decision.Cause.Busy;
+import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
+import io.github.poolpilot.tuning.Decision.Cause.Judging;
+import io.github.poolpilot.tuning.Decision.Cause.NoGain;
+import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Surplus;
+import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
+import io.github.poolpilot.tuning.Decision.Cause.Waiting;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+
+/**
+ * Decides one pool's size, window after window: a model says how many threads the
+ * measured load needs, and a feedback guard checks that more threads really serve more
+ * and that fewer would not serve as much. Between windows, its fast path ({@link #pulse})
+ * meets a load step at once.
+ * <p>
+ * <b>Model.</b> The {@link SizingModel} staffs the offered load, λ the arrival rate
+ * (rejected tasks included), at the pool's base service time S₀: the least mean service
+ * time of the last {@value #BASE_WINDOWS} windows, what a task takes when nothing is
+ * congested.
+ * <p>
+ * <b>Growing.</b> A saturated pool (busy threads X·S at least {@value #SATURATED_BUSY} of
+ * its size while tasks queue or are turned away) grows towards a tenth beyond the model's
+ * size by at most half of its size in one window, so that a downstream's limit is passed
+ * by at most 50 %; a pool that is not saturated but whose tasks wait (a mean queue wait
+ * above {@value #WAITING} of S₀) is staffed up to the model's size at once. Neither grows
+ * while the process CPU is above {@value #MAX_CPU}. Each step is judged in the next
+ * window. A saturated step is kept if the queue drained or throughput rose by at least
+ * {@value #MIN_SCALING_EFFICIENCY} of the relative size increase, otherwise reverted,
+ * with growth blocked for 30 s, doubling up to 5 min, and only a small probe after that;
+ * a shortfall within two standard errors of the windows' throughput (completions counted
+ * as Poisson) is judged again over up to {@value #JUDGING_WINDOWS} windows, unless the
+ * service time rose with the threads, which says they only waited. A staffing step is
+ * reverted when the wait it took off the queue reappeared in the service time. A kept
+ * step that raised throughput clearly less than in proportion crossed the knee where
+ * threads stop paying: growth then stops half beyond the knee.
+ * <p>
+ * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe}):
+ * fewer is better while the throughput holds, and the probe that loses throughput finds
+ * the knee. A service time that passed its base without more throughput is cut
+ * ({@link SlowdownRule}). Held probes, found knees and cuts that shortened the service
+ * time all say that more threads would not help: growth rests, as after a step that did
+ * not pay ({@link Backoff}).
+ * <p>
+ * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
+ * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row, the pool shrinks in one
+ * step to the most the model needed in those windows. Short lulls do not shrink it, so
+ * bursty load does not make the size swing; until then the idle threads are the first the
+ * budget takes when another pool needs them ({@link Decision#needed()}).
+ *
+ * @author poolpilot authors
+ */
+public final class PoolController {
+
+	static final double SATURATED_BUSY = 0.9;
+
+	static final double MAX_GROWTH = 1.5;
+
+	static final double MIN_SCALING_EFFICIENCY = 0.15;
+
+	static final double KNEE_EFFICIENCY = 0.9;
+
+	/**
+	 * A step whose service time rose by at least this share of the threads it added only
+	 * made tasks wait elsewhere.
+	 */
+	static final double WASTED = 0.5;
+
+	static final int JUDGING_WINDOWS = 3;
+
+	static final double MAX_CPU = 0.9;
+
+	static final int BASE_WINDOWS = 30;
+
+	static final int SHRINK_WINDOWS = 10;
+
+	static final double WAITING = 0.05;
+
+	/**
+	 * A chain of probes down starts after this many saturated windows that held the size.
+	 */
+	static final int HOLDS_BEFORE_PROBE = 2;
+
+	/**
+	 * The threads a pool keeps beyond a knee, as a share of it.
+	 */
+	static final double KNEE_MARGIN = 0.1;
+
+	/**
+	 * No probe down starts within this factor of a knee already seen.
+	 */
+	static final double NEAR_KNEE = 1.25;
+
+	private final RecentValues serviceTimes = new RecentValues(BASE_WINDOWS);
+
+	private final RecentValues needs = new RecentValues(SHRINK_WINDOWS);
+
+	private final SurgeWatch surges = new SurgeWatch();
+
+	private final SlowdownRule slowdown = new SlowdownRule();
+
+	private final DownProbe probes;
+
+	private final Backoff growthRest;
+
+	private final Knee knee;
+
+	private int surplusWindows;
+
+	/**
+	 * Saturated windows in a row that held the pool's size.
+	 */
+	private int saturatedHolds;
+
+	private double lastThroughput = Double.NaN;
+
+	private long lastCompletions;
+
+	private double lastServiceMs = Double.NaN;
+
+	private double lastQueueWaitMs;
+
+	private double lastArrivalRate = Double.NaN;
+
+	private @Nullable Integer lastGoetz;
+
+	private double lastCpuLoad = -1;
+
+	private @Nullable Step step;
+
+	/**
+	 * Whether the next step is a small probe, as after a step that did not pay.
+	 */
+	private boolean probeNext;
+
+	private @Nullable Decision standing;
+
+	/**
+	 * The size a surge since the last window asked for, 0 for none: while the pool is
+	 * still saturated, the window asks for it too, rather than for a step of ×1.5.
+	 */
+	private int surgeWant;
+
+	/**
+	 * The size the pool was last given, by a window or a pulse; -1 before the first.
+	 */
+	private int appliedSize = -1;
+
+	/**
+	 * Create a controller.
+	 * @param clock the clock that times growth blocks
+	 */
+	public PoolController(NanoClock clock) {
+		this.probes = new DownProbe(clock);
+		this.growthRest = new Backoff(clock);
+		this.knee = new Knee(clock);
+	}
+
+	/**
+	 * Decide the pool's size for the next window.
+	 * @param snapshot the window that just closed
+	 * @param size the pool's current size (its maximum pool size)
+	 * @param bounds the range the size must stay in
+	 * @param cpuLoad the process's CPU load, from 0 to 1, or a negative value when
+	 * unknown
+	 * @return the decision, with its reason
+	 */
+	public Decision decide(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad) {
+		LittlesLaw law = snapshot.littlesLaw();
+		double previousThroughput = this.lastThroughput;
+		this.lastThroughput = law.throughput();
+		this.lastCompletions = snapshot.windowCompletions();
+		this.lastArrivalRate = law.arrivalRate();
+		this.lastGoetz = law.recommendedThreads();
+		this.lastCpuLoad = cpuLoad;
+		if (snapshot.windowCompletions() > 0 && law.meanServiceTimeMs() > 0) {
+			this.serviceTimes.add(law.meanServiceTimeMs());
+			this.lastServiceMs = law.meanServiceTimeMs();
+			this.lastQueueWaitMs = law.meanQueueWaitMs();
+		}
+		this.surges.windowClosed();
+		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
+				previousThroughput);
+		if (window.need >= 0) {
+			this.needs.add(window.need);
+		}
+		Decision decision = decide(window);
+		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
+		this.standing = decision;
+		return decision;
+	}
+
+	private Decision decide(ClosedWindow window) {
+		int surge = this.surgeWant;
+		this.surgeWant = 0;
+		Decision restore = this.slowdown.judge(window);
+		if (restore != null) {
+			this.knee.forget();
+			return restore;
+		}
+		// A cut that shortened the service time, a probe that held: the threads taken
+		// only waited, and more would wait too.
+		if (this.slowdown.relieved()) {
+			restGrowth();
+		}
+		KeptStep kept = null;
+		DownProbe.Outcome probe = this.probes.judge(window);
+		if (probe != null) {
+			if (probe.fell()) {
+				// Every size from the knee to where the probes began served the same:
+				// growth
+				// rests too, from now.
+				blockGrowth();
+				return this.probes.fell(window, probe, this.serviceTimes.min(), this.knee);
+			}
+			kept = probe.kept();
+			if (window.queueing) {
+				restGrowth();
+			}
+		}
+		Step step = this.step;
+		if (step != null) {
+			this.step = null;
+			step.measure(window.throughput(), window.completions);
+			Decision undone = judge(step, window);
+			if (undone != null) {
+				return undone;
+			}
+			kept = new KeptStep(step.from, step.to, step.gain(), !window.queueing);
+		}
+		if (window.saturated()) {
+			this.surplusWindows = 0;
+			return grow(window, kept, surge, probe != null);
+		}
+		Decision staffed = staff(window, kept);
+		if (staffed != null) {
+			this.surplusWindows = 0;
+			return staffed;
+		}
+		return shrinkOrHold(window, kept);
+	}
+
+	/**
+	 * Judge a growth step: return what undoes it or keeps judging it, or {@code null}
+	 * when it is kept.
+	 */
+	private @Nullable Decision judge(Step step, ClosedWindow window) {
+		LittlesLaw law = window.law;
+		if (step.kind == Step.Kind.SURGE) {
+			return null;
+		}
+		if (step.kind == Step.Kind.STAFFING) {
+			double waitChange = law.meanQueueWaitMs() - step.queueWaitMsBefore;
+			double serviceChange = law.meanServiceTimeMs() - step.serviceMsBefore;
+			if (window.completions > 0 && serviceChange > WASTED * Math.max(0, -waitChange)
+					+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore) {
+				return Decision.change(Action.REVERT, window.size, window.bounds.clamp(step.from),
+						new WaitMoved(waitChange, serviceChange, blockGrowth()), null, false);
+			}
+			return null;
+		}
+		double gain = step.gain();
+		double added = step.added();
+		double efficiency = gain / added;
+		if (window.queueing && efficiency < MIN_SCALING_EFFICIENCY) {
+			// The service time rising with the threads says they only waited elsewhere.
+			boolean wasted = step.serviceMsBefore > 0
+					&& law.meanServiceTimeMs() / step.serviceMsBefore - 1 >= WASTED * added;
+			// Otherwise keep judging while the shortfall is within two standard errors of
+			// the windows' throughput and the step has had fewer than three.
+			if (!wasted && (gain + 2 * step.relativeError()) / added >= MIN_SCALING_EFFICIENCY
+					&& step.windows < JUDGING_WINDOWS) {
+				this.step = step;
+				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
+			}
+			return Decision.change(Action.REVERT, step.to, window.bounds.clamp(step.from),
+					new NoGain(gain, added, blockGrowth()), null, false);
+		}
+		this.growthRest.reset();
+		if (window.queueing && efficiency < KNEE_EFFICIENCY) {
+			// It crossed the knee, where threads stop paying: the new throughput needs
+			// only about from · X₁/X₀ of them.
+			this.knee.learn(step.from * (1 + gain));
+		}
+		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()) {
+			this.knee.forget();
+		}
+		return null;
+	}
+
+	/**
+	 * Block growth after a step that did not pay, for longer each time, and make the next
+	 * step a small probe.
+	 * @return how long growth is blocked
+	 */
+	private Duration blockGrowth() {
+		this.probeNext = true;
+		return this.growthRest.take();
+	}
+
+	/**
+	 * Block growth as after a step that did not pay, unless it is blocked already.
+	 */
+	private void restGrowth() {
+		if (!this.growthRest.resting()) {
+			blockGrowth();
+		}
+	}
+
+	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {
+		int size = window.size;
+		Decision held = holdSaturated(window, kept);
+		if (held != null) {
+			if (held.action() != Action.HOLD) {
+				return held;
+			}
+			// A chain of probes goes on while each holds the throughput; a new one starts
+			// once the pool held its size for a while.
+			boolean due = probing || this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE;
+			Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
+			return (probe != null) ? probe : held;
+		}
+		// A little beyond the need, so that its noise does not ask for one more step.
+		int target = window.need + Math.max(1, window.need / 10);
+		int most = Math.max(Math.min((int) Math.ceil(size * MAX_GROWTH), this.knee.cap()), surge);
+		if (this.probeNext) {
+			most = Math.min(most, size + Math.max(1, size / 10));
+			this.probeNext = false;
+		}
+		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
+		this.step = new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
+				window.serviceMs(), window.law.meanQueueWaitMs());
+		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
+	}
+
+	/**
+	 * Return why a saturated pool must not grow now, or {@code null} when it may.
+	 */
+	private @Nullable Decision holdSaturated(ClosedWindow window, @Nullable KeptStep kept) {
+		int size = window.size;
+		if (size >= window.bounds.maxThreads()) {
+			// Short of threads it may not have: limited, but it may still borrow.
+			return new Decision(Action.HOLD, size, size, new AtMaxThreads(window.bounds.maxThreads()), kept, null, size,
+					true, true);
+		}
+		Decision slowdown = this.slowdown.apply(window, kept);
+		if (slowdown != null) {
+			return slowdown;
+		}
+		if (window.cpuLoad > MAX_CPU) {
+			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
+		}
+		if (this.growthRest.resting()) {
+			return Decision.hold(size, new GrowthBlocked(this.growthRest.remaining()), kept, false);
+		}
+		if (window.need <= size) {
+			return Decision.hold(size, new Queueing(window.busy, window.need), kept, true);
+		}
+		if (size >= this.knee.cap()) {
+			return Decision.hold(size, new AtKnee(this.knee.threads(), window.need), kept, true);
+		}
+		return null;
+	}
+
+	/**
+	 * Staff a pool that is not saturated but whose tasks wait up to the model's size, or
+	 * return {@code null}.
+	 */
+	private @Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept) {
+		int size = window.size;
+		boolean waiting = window.law.meanQueueWaitMs() > WAITING * window.baseServiceMs;
+		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.growthRest.resting()) {
+			return null;
+		}
+		int target = window.bounds.clamp(Math.min(window.need, this.knee.cap()));
+		if (target <= size) {
+			return null;
+		}
+		this.step = new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
+				window.serviceMs(), window.law.meanQueueWaitMs());
+		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
+				true);
+	}
+
+	private Decision shrinkOrHold(ClosedWindow window, @Nullable KeptStep kept) {
+		int size = window.size;
+		int deadBand = Math.max(2, size / 5);
+		// A window in which tasks arrived and none ended says nothing of a surplus: its
+		// tasks may all be stuck, whatever the model staffs at the base service time.
+		boolean unknown = window.completions == 0 && window.law.arrivalRate() > 0;
+		this.surplusWindows = (!unknown && window.need >= 0 && window.need <= size - deadBand) ? this.surplusWindows + 1
+				: 0;
+		if (this.surplusWindows >= SHRINK_WINDOWS) {
+			int peak = (int) this.needs.max();
+			int target = window.bounds.clamp(Math.max(1, peak));
+			if (target < size) {
+				this.surplusWindows = 0;
+				return Decision.change(Action.SHRINK, size, target, new Surplus(peak, SHRINK_WINDOWS), kept, true);
+			}
+		}
+		if (window.need < 0) {
+			return Decision.hold(size, new Busy(window.busy, null), kept, true);
+		}
+		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.busy)));
+		return new Decision(Action.HOLD, size, size, new Busy(window.busy, window.need), kept, null, needed, true,
+				false);
+	}
+
+	/**
+	 * Read the pool between two windows: its fast path meets a load step at once
+	 * ({@link SurgeWatch}).
+	 * @param pulse the pool now
+	 * @return a decision to grow, or {@code null} when the windows may decide
+	 */
+	public @Nullable Decision pulse(PoolPulse pulse) {
+		int largest = Math.min(pulse.bounds().maxThreads(), this.knee.cap());
+		if (this.lastGoetz != null) {
+			largest = Math.min(largest, Math.max(1, this.lastGoetz));
+		}
+		// The last window's CPU reading: reading it every pulse would shorten the
+		// window's.
+		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest,
+				!(this.lastCpuLoad > MAX_CPU));
+		if (surge == null) {
+			return null;
+		}
+		Step pending = this.step;
+		this.step = (pending != null && pending.kind == Step.Kind.SURGE) ? pending.to(surge.threads())
+				: new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput, this.lastCompletions,
+						this.lastServiceMs, this.lastQueueWaitMs);
+		this.probes.cancel();
+		this.slowdown.cancel();
+		this.surplusWindows = 0;
+		this.surgeWant = surge.threads();
+		this.standing = surge;
+		return surge;
+	}
+
+	/**
+	 * Return the size the pool was last given by its tuner, so that a size changed by
+	 * someone else (by hand, a configuration refresh) is told from the controller's own.
+	 * @return the size last applied, or -1 before the first
+	 */
+	public int appliedSize() {
+		return this.appliedSize;
+	}
+
+	/**
+	 * Return whether nothing was offered to the pool between its last two pulses.
+	 * @return whether the pool was idle in the last pulse's interval
+	 */
+	public boolean idleSinceLastPulse() {
+		return this.surges.idle();
+	}
+
+	/**
+	 * Return the controller's last decision, window or pulse: between windows, what the
+	 * pool still asks the budget for.
+	 * @return the last decision, or {@code null} before the first
+	 */
+	public @Nullable Decision standing() {
+		return this.standing;
+	}
+
+	/**
+	 * Tell the controller what size the pool actually got: the budget may have allowed
+	 * less than it decided, and a step is judged by the size it really took.
+	 * @param threads the size the pool has now
+	 */
+	public void applied(int threads) {
+		this.appliedSize = threads;
+		Step step = this.step;
+		if (step != null && threads != step.to) {
+			this.step = (threads > step.from) ? step.to(threads) : null;
+		}
+		this.probes.applied(threads);
+	}
+
+}

@@ -1,0 +1,26 @@
+package io.github.poolpilot.tuning;
+
+import io.github.poolpilot.pool.PoolBounds;
+
+/**
+ * A pool as the tuner's fast path reads it between two measurement windows: its sizes,
+ * its queue and its cumulative counts, figures that cost no clock read on the task path.
+ *
+ * @param name the pool's name
+ * @param bounds the range its size must stay in
+ * @param weight its share of the budget relative to the others
+ * @param mode who decides its size
+ * @param size its size (maximum pool size)
+ * @param liveThreads its live threads, which may exceed its size for a while after it
+ * shrank
+ * @param activeThreads its threads running a task now
+ * @param queued its tasks waiting now
+ * @param arrivals tasks offered to it so far, rejected ones included
+ * @param completions tasks it finished so far, normally or not
+ * @param atNanos when it was read, on the tuner's clock
+ * @author poolpilot authors
+ */
+public record PoolPulse(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+		int activeThreads, int queued, long arrivals, long completions, long atNanos) {
+
+}

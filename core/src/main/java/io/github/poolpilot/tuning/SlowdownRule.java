@@ -1,0 +1,108 @@
+package io.github.poolpilot.tuning;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+
+/**
+ * Give back threads when the service time passed {@value #SLOWDOWN}× its base without
+ * more throughput (a saturated downstream, a busy CPU): towards a tenth beyond X·S₀, the
+ * threads the throughput keeps busy at the base service time, a quarter at most a window.
+ * Each cut is judged in the next window: when the service time did not shorten by at
+ * least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer threads
+ * relieve (a slow database for every caller, larger requests), so the cut is undone and
+ * the rule stays off until the service time is back within {@value #SLOWDOWN}× its base.
+ *
+ * @author poolpilot authors
+ */
+final class SlowdownRule {
+
+	static final double SLOWDOWN = 1.5;
+
+	static final double MIN_RELIEF = 0.1;
+
+	/**
+	 * A cut being judged: the size before it, and the mean service time that prompted it.
+	 */
+	private @Nullable Cut cut;
+
+	/**
+	 * Whether a cut did not shorten the service time.
+	 */
+	private boolean notOurs;
+
+	private boolean relieved;
+
+	/**
+	 * Judge the cut made in the last window, if any.
+	 * @param window the window since
+	 * @return the decision that undoes it when it did not shorten the service time, or
+	 * {@code null}: no cut, or one that relieved ({@link #relieved()})
+	 */
+	@Nullable Decision judge(ClosedWindow window) {
+		this.relieved = false;
+		if (!(window.serviceMs() > SLOWDOWN * window.baseServiceMs)) {
+			this.notOurs = false;
+		}
+		Cut cut = this.cut;
+		this.cut = null;
+		if (cut == null) {
+			return null;
+		}
+		if (window.completions > 0 && window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
+			this.notOurs = true;
+			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
+					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
+		}
+		this.relieved = true;
+		return null;
+	}
+
+	/**
+	 * Return whether the last {@link #judge} found a cut that shortened the service time:
+	 * the threads it took only waited.
+	 */
+	boolean relieved() {
+		return this.relieved;
+	}
+
+	/**
+	 * Cut a saturated pool whose service time slowed down, or hold it, or return
+	 * {@code null} when it did not slow down.
+	 * @param window the window that just closed
+	 * @param kept the step this window kept, if any
+	 * @return the decision, or {@code null}
+	 */
+	@Nullable Decision apply(ClosedWindow window, @Nullable KeptStep kept) {
+		double slowdown = window.serviceMs() / window.baseServiceMs;
+		boolean throughputRising = !(window.throughput() <= window.previousThroughput * 1.05);
+		if (!(slowdown > SLOWDOWN) || throughputRising || this.notOurs) {
+			return null;
+		}
+		int size = window.size;
+		// Little's law: X·S₀ threads serve this throughput when nothing is congested.
+		double useful = window.throughput() * window.baseServiceMs / 1000;
+		int target = window.bounds
+			.clamp(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), size - Math.max(1, size / 4)));
+		Slowdown reason = new Slowdown(slowdown, window.baseServiceMs);
+		if (target < size) {
+			this.cut = new Cut(size, window.serviceMs());
+			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
+		}
+		return Decision.hold(size, reason, kept, false);
+	}
+
+	void cancel() {
+		this.cut = null;
+	}
+
+	/**
+	 * A cut: the size before it, and the mean service time that prompted it.
+	 */
+	private record Cut(int from, double serviceMs) {
+	}
+
+}

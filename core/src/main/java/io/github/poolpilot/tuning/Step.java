@@ -1,0 +1,99 @@
+package io.github.poolpilot.tuning;
+
+/**
+ * A growth step being judged: how it was made, the figures of the window before it, and
+ * the windows since.
+ *
+ * @author poolpilot authors
+ */
+final class Step {
+
+	final Kind kind;
+
+	final int from;
+
+	final int to;
+
+	final double throughputBefore;
+
+	final long completionsBefore;
+
+	final double serviceMsBefore;
+
+	final double queueWaitMsBefore;
+
+	int windows;
+
+	private double throughputSum;
+
+	private long completions;
+
+	Step(Kind kind, int from, int to, double throughputBefore, long completionsBefore, double serviceMsBefore,
+			double queueWaitMsBefore) {
+		this.kind = kind;
+		this.from = from;
+		this.to = to;
+		this.throughputBefore = throughputBefore;
+		this.completionsBefore = completionsBefore;
+		this.serviceMsBefore = serviceMsBefore;
+		this.queueWaitMsBefore = queueWaitMsBefore;
+	}
+
+	/**
+	 * The same step, to another size: the size the budget let the pool have.
+	 */
+	Step to(int to) {
+		return new Step(this.kind, this.from, to, this.throughputBefore, this.completionsBefore, this.serviceMsBefore,
+				this.queueWaitMsBefore);
+	}
+
+	double added() {
+		return (double) (this.to - this.from) / this.from;
+	}
+
+	void measure(double throughput, long completions) {
+		this.windows++;
+		this.throughputSum += throughput;
+		this.completions += completions;
+	}
+
+	/**
+	 * The relative change of throughput, the step's windows against the one before.
+	 */
+	double gain() {
+		return (this.throughputBefore > 0)
+				? (this.throughputSum / this.windows - this.throughputBefore) / this.throughputBefore : 0;
+	}
+
+	/**
+	 * The standard error of that change, counting completions as Poisson: √(1/N₁ + 1/N₀).
+	 */
+	double relativeError() {
+		return Math.sqrt(1.0 / Math.max(1, this.completions) + 1.0 / Math.max(1, this.completionsBefore));
+	}
+
+	/**
+	 * How a step was made, which says how it is judged.
+	 */
+	enum Kind {
+
+		/**
+		 * A saturated pool grew: judged by its throughput.
+		 */
+		SATURATED,
+
+		/**
+		 * A pool that was not saturated but whose tasks waited was staffed up to the
+		 * model: judged by where the wait went.
+		 */
+		STAFFING,
+
+		/**
+		 * The load rose between two windows: kept, since the throughput before it was
+		 * that of a smaller load; a knee it overshot is trimmed by the slowdown rule.
+		 */
+		SURGE
+
+	}
+
+}

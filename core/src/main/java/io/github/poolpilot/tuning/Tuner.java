@@ -1,0 +1,440 @@
+package io.github.poolpilot.tuning;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
+import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
+import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+
+/**
+ * Sizes every pool in {@code auto} mode after each measurement window: each pool's
+ * {@link PoolController} decides what it needs, the budget shares itself among those
+ * needs ({@link ThreadBudget#allocate}), and each pool is resized to its share (core and
+ * maximum alike) through its one door, all under the budget's lock. Pools in
+ * {@code manual} or {@code off} mode keep their sizes and hold their threads against the
+ * budget. A pool's live threads count against the budget until they are gone, so that a
+ * pool grows into threads another pool gave back only once they ended. A failure in a
+ * tick is logged and counted and never reaches the pools, which keep their sizes.
+ * <p>
+ * Between windows, {@link #pulse()} is the fast path: it reads each pool's queue and
+ * counts (nothing the tasks pay for), lets each controller meet a load step at once,
+ * shares the budget again among what the pools ask for now, and grows pools into threads
+ * others have given back as soon as those threads ended, so that a pool below its
+ * guaranteed share gets it within a pulse or two of asking.
+ * <p>
+ * The tuner owns each pool's {@link TuningState}: its mode, its last decision and whether
+ * it is limited.
+ *
+ * @author poolpilot authors
+ */
+public class Tuner {
+
+	private static final Log logger = LogFactory.getLog(Tuner.class);
+
+	private final PoolRegistry registry;
+
+	private final NanoClock clock;
+
+	private final DoubleSupplier cpuLoad;
+
+	private final ResizeListener listener;
+
+	private final Map<String, PoolController> controllers = new HashMap<>();
+
+	private final Map<String, TuningState> states = new ConcurrentHashMap<>();
+
+	private final LongAdder failedTicks = new LongAdder();
+
+	private volatile boolean enabled = true;
+
+	/**
+	 * Create a tuner.
+	 * @param registry the pools and their budget
+	 * @param clock the clock the controllers time growth blocks with
+	 * @param cpuLoad the process's CPU load from 0 to 1, negative when unknown
+	 * @param listener told of every resize, after it happened
+	 */
+	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, ResizeListener listener) {
+		this.registry = registry;
+		this.clock = clock;
+		this.cpuLoad = cpuLoad;
+		this.listener = listener;
+	}
+
+	/**
+	 * Return the process CPU load as the JVM reports it, or a negative value when it does
+	 * not.
+	 * @return a CPU load supplier
+	 */
+	public static DoubleSupplier processCpuLoad() {
+		OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+		if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+			return sun::getProcessCpuLoad;
+		}
+		return () -> -1;
+	}
+
+	/**
+	 * Return a pool's tuning state: at first {@code auto}, or {@code off} while tuning is
+	 * switched off.
+	 * @param pool the pool's name
+	 * @return its state
+	 */
+	public TuningState state(String pool) {
+		return this.states.computeIfAbsent(pool,
+				(name) -> new TuningState(this.enabled ? TuningMode.AUTO : TuningMode.OFF));
+	}
+
+	/**
+	 * Return whether self-tuning is switched on ({@code poolpilot.tuning.enabled}).
+	 * @return whether pools may be in auto mode
+	 */
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	/**
+	 * Switch self-tuning on or off for every pool: pools in auto mode go off, and back.
+	 * @param enabled whether pools may be in auto mode
+	 */
+	public synchronized void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+		for (TuningState state : this.states.values()) {
+			if (!enabled && state.getMode() == TuningMode.AUTO) {
+				state.setMode(TuningMode.OFF);
+			}
+			else if (enabled && state.getMode() == TuningMode.OFF) {
+				state.setMode(TuningMode.AUTO);
+			}
+		}
+	}
+
+	/**
+	 * Set who decides a pool's size.
+	 * @param pool the pool's name
+	 * @param mode the mode
+	 * @throws IllegalStateException for {@code auto} while tuning is switched off
+	 */
+	public synchronized void setMode(String pool, TuningMode mode) {
+		if (mode == TuningMode.AUTO && !this.enabled) {
+			throw new IllegalStateException("Self-tuning is off (poolpilot.tuning.enabled=false)");
+		}
+		state(pool).setMode(mode);
+	}
+
+	/**
+	 * Record a decision about a pool made elsewhere, such as a change by hand.
+	 * @param pool the pool's name
+	 * @param decision the decision
+	 */
+	public void record(String pool, Decision decision) {
+		state(pool).setLastDecision(decision);
+	}
+
+	/**
+	 * Record the cuts that brought the pools within the budget at start-up as their
+	 * decisions.
+	 * @param fit what {@link ThreadBudget#fit()} did
+	 */
+	public void record(ThreadBudget.Fit fit) {
+		fit.cuts()
+			.forEach((cut) -> record(cut.pool(), new Decision(Action.SHRINK, cut.from(), cut.to(),
+					new BudgetExceeded(cut.maxThreads()), null, null, cut.to(), true, false)));
+	}
+
+	/**
+	 * Decide and apply every pool's size for the next window. Never throws.
+	 */
+	public void tick() {
+		try {
+			this.registry.budget().change(this::resizePools);
+		}
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.warn("A tuning tick failed; every pool keeps its size", ex);
+		}
+	}
+
+	/**
+	 * Return how many ticks failed, and how many resizes within a tick.
+	 * @return the count of failed ticks and resizes
+	 */
+	public long failedTicks() {
+		return this.failedTicks.sum();
+	}
+
+	/**
+	 * Read every pool between two windows and resize those that meet a load step or can
+	 * now have threads the budget kept from them (the fast path). Never throws.
+	 */
+	public void pulse() {
+		try {
+			this.registry.budget().change(this::pulsePools);
+		}
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.warn("A tuning pulse failed; every pool keeps its size", ex);
+		}
+	}
+
+	private void resizePools() {
+		List<ManagedPool> pools = new ArrayList<>(this.registry.pools());
+		this.states.keySet().retainAll(pools.stream().map(ManagedPool::getName).toList());
+		List<PoolState> states = new ArrayList<>();
+		for (ManagedPool pool : pools) {
+			states.add(new PoolState(pool.getName(), pool.getBounds(), pool.getWeight(),
+					state(pool.getName()).getMode(), pool.maxPoolSize(), pool.liveThreads(), pool.lastSnapshot()));
+		}
+		Map<String, Decision> plan = plan(states, this.registry.budget(), this.cpuLoad.getAsDouble());
+		for (ManagedPool pool : pools) {
+			if (!plan.containsKey(pool.getName())) {
+				state(pool.getName()).setLimited(false);
+			}
+		}
+		applyAll(pools, plan);
+	}
+
+	private void pulsePools() {
+		List<ManagedPool> pools = new ArrayList<>(this.registry.pools());
+		List<PoolPulse> pulses = new ArrayList<>();
+		for (ManagedPool pool : pools) {
+			PoolSnapshot.Sizes sizes = pool.sizes();
+			PoolSnapshot.TaskCounts counts = pool.getRecorder().taskCounts();
+			pulses
+				.add(new PoolPulse(pool.getName(), pool.getBounds(), pool.getWeight(), state(pool.getName()).getMode(),
+						sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(), sizes.queueSize(),
+						counts.submitted(), counts.completed() + counts.failed(), this.clock.nanoTime()));
+		}
+		applyAll(pools, planPulse(pulses, this.registry.budget()));
+	}
+
+	/**
+	 * Resize the pools of a plan, shrinks first: a pool that grows counts on the threads
+	 * the others give back.
+	 */
+	private void applyAll(List<ManagedPool> pools, Map<String, Decision> plan) {
+		List<ManagedPool> others = new ArrayList<>();
+		for (ManagedPool pool : pools) {
+			Decision decision = plan.get(pool.getName());
+			if (decision != null && decision.threads() < pool.maxPoolSize()) {
+				apply(pool, decision);
+			}
+			else if (decision != null) {
+				others.add(pool);
+			}
+		}
+		others.forEach((pool) -> apply(pool, plan.get(pool.getName())));
+	}
+
+	/**
+	 * Decide the sizes of the pools in {@code auto} mode for the next window, within the
+	 * budget, as if the pools were then resized accordingly. Plain logic with no threads,
+	 * so that a simulation can drive it on virtual time.
+	 * @param pools every pool, in any mode, as it is now
+	 * @param budget the budget the pools share
+	 * @param cpuLoad the process's CPU load from 0 to 1, negative when unknown
+	 * @return the decision for each pool in {@code auto} mode that has a snapshot, by
+	 * name, its threads being what the budget allows
+	 */
+	public Map<String, Decision> plan(List<PoolState> pools, ThreadBudget budget, double cpuLoad) {
+		Map<String, Decision> decisions = new LinkedHashMap<>();
+		List<Demand> demands = new ArrayList<>();
+		for (PoolState pool : pools) {
+			PoolSnapshot snapshot = pool.snapshot();
+			if (pool.mode() != TuningMode.AUTO || snapshot == null) {
+				this.controllers.remove(pool.name());
+				demands.add(new Demand(pool.name(), pool.size(), pool.size(), pool.weight(), pool.size(), false));
+				continue;
+			}
+			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
+					(name) -> new PoolController(this.clock));
+			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
+			decisions.put(pool.name(), decision);
+			demands.add(new Demand(pool.name(), pool.bounds().minThreads(), pool.bounds().maxThreads(), pool.weight(),
+					decision.threads(), decision.needed(), decision.mayBorrow()));
+		}
+		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
+		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
+			.map((pool) -> new BudgetShares.Held(pool.name(), pool.size(), pool.liveThreads()))
+			.toList(), budget.allocate(demands), budget.maxThreads());
+		Map<String, Decision> plan = new LinkedHashMap<>();
+		for (PoolState pool : pools) {
+			Decision decision = decisions.get(pool.name());
+			if (decision != null) {
+				this.controllers.get(pool.name()).applied(threads.get(pool.name()));
+				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name())));
+			}
+		}
+		return plan;
+	}
+
+	/**
+	 * Decide between two windows (the fast path): each controller may meet a load step,
+	 * and the budget is shared again among what every pool asks for now, so that a pool
+	 * grows into threads another gave back once they ended. Plain logic with no threads,
+	 * as {@link #plan} is.
+	 * @param pools every pool, in any mode, as it is now
+	 * @param budget the budget the pools share
+	 * @return the decisions that change a pool's size, by name
+	 */
+	public Map<String, Decision> planPulse(List<PoolPulse> pools, ThreadBudget budget) {
+		Map<String, Decision> wants = new LinkedHashMap<>();
+		Map<String, Decision> surges = new HashMap<>();
+		List<Demand> demands = new ArrayList<>();
+		for (PoolPulse pool : pools) {
+			PoolController controller = (pool.mode() == TuningMode.AUTO) ? this.controllers.get(pool.name()) : null;
+			if (controller == null || controller.appliedSize() != pool.size()) {
+				// Out of the tuner's hands, or resized by someone else since (by hand,
+				// say,
+				// and back to auto within a window): what it asked for is stale, and the
+				// next window starts afresh.
+				this.controllers.remove(pool.name());
+				controller = null;
+			}
+			Decision want = null;
+			int needed = 0;
+			if (controller != null) {
+				Decision surge = controller.pulse(pool);
+				if (surge != null) {
+					surges.put(pool.name(), surge);
+				}
+				want = (surge != null) ? surge : controller.standing();
+				// A pool that went idle since its window (nothing offered, nothing
+				// queued) needs only the threads still running: the rest go first
+				// when another pool needs them.
+				boolean idle = surge == null && pool.queued() == 0 && controller.idleSinceLastPulse();
+				needed = (want == null) ? 0 : idle ? Math.min(want.needed(), pool.activeThreads()) : want.needed();
+			}
+			if (want == null) {
+				demands.add(new Demand(pool.name(), pool.size(), pool.size(), pool.weight(), pool.size(), false));
+				continue;
+			}
+			wants.put(pool.name(), want);
+			demands.add(new Demand(pool.name(), pool.bounds().minThreads(), pool.bounds().maxThreads(), pool.weight(),
+					want.threads(), needed, want.mayBorrow()));
+		}
+		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
+			.map((pool) -> new BudgetShares.Held(pool.name(), pool.size(), pool.liveThreads()))
+			.toList(), budget.allocate(demands), budget.maxThreads());
+		Map<String, Decision> plan = new LinkedHashMap<>();
+		for (PoolPulse pool : pools) {
+			Decision want = wants.get(pool.name());
+			int size = pool.size();
+			if (want == null) {
+				continue;
+			}
+			int given = threads.get(pool.name());
+			this.controllers.get(pool.name()).applied(given);
+			if (given == size) {
+				continue;
+			}
+			boolean limited = given < want.threads();
+			Decision decision;
+			if (given < size) {
+				decision = new Decision(Action.SHRINK, size, given, new BudgetReclaimed(want), null, null,
+						want.needed(), want.mayBorrow(), true);
+			}
+			else if (surges.containsKey(pool.name())) {
+				decision = BudgetShares.withinBudget(want, size, given);
+			}
+			else {
+				decision = new Decision(Action.GROW, size, given, new BudgetFreed(want), null, limited ? given : null,
+						want.needed(), want.mayBorrow(), limited);
+			}
+			plan.put(pool.name(), decision);
+		}
+		return plan;
+	}
+
+	/**
+	 * Resize one pool as decided. A failure is logged and counted and leaves the other
+	 * pools to be resized; the pool's controller is told the size the pool really has.
+	 */
+	private void apply(ManagedPool pool, Decision decision) {
+		TuningState state = state(pool.getName());
+		state.setLimited(decision.limited());
+		int size = pool.maxPoolSize();
+		if (decision.threads() == size) {
+			Decision last = state.getLastDecision();
+			if (last == null || !decision.reason().equals(last.reason())) {
+				state.setLastDecision(decision);
+			}
+			return;
+		}
+		try {
+			pool.resize(decision.threads(), decision.threads());
+			state.setLastDecision(decision);
+		}
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.warn("Could not resize pool '" + pool.getName() + "' to " + decision.threads()
+					+ " threads; it keeps " + pool.maxPoolSize(), ex);
+			PoolController controller = this.controllers.get(pool.getName());
+			if (controller != null) {
+				controller.applied(pool.maxPoolSize());
+			}
+			return;
+		}
+		try {
+			this.listener.resized(pool, decision);
+		}
+		catch (RuntimeException ex) {
+			this.failedTicks.increment();
+			logger.warn("A resize listener failed for pool '" + pool.getName() + "'", ex);
+		}
+	}
+
+	/**
+	 * A pool as the tuner sees it at the end of a window.
+	 *
+	 * @param name the pool's name
+	 * @param bounds the range its size must stay in
+	 * @param weight its share of the budget relative to the others
+	 * @param mode who decides its size
+	 * @param size its size (maximum pool size)
+	 * @param liveThreads its live threads, which may exceed its size for a while after it
+	 * shrank
+	 * @param snapshot its last closed window, or {@code null} before the first
+	 */
+	public record PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+			@Nullable PoolSnapshot snapshot) {
+
+	}
+
+	/**
+	 * Told of every resize the tuner makes.
+	 */
+	@FunctionalInterface
+	public interface ResizeListener {
+
+		/**
+		 * A pool was resized.
+		 * @param pool the pool
+		 * @param decision what was decided, from which size to which and why
+		 */
+		void resized(ManagedPool pool, Decision decision);
+
+	}
+
+}

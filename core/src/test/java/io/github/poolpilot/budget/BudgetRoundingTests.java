@@ -1,0 +1,40 @@
+package io.github.poolpilot.budget;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+/**
+ * How the budget rounds: shares are rounded down after multiplying, and the threads
+ * rounding leaves go to the heaviest pools first.
+ *
+ * @author poolpilot authors
+ */
+class BudgetRoundingTests {
+
+	@Test
+	void aShareIsTheBudgetTimesTheWeightOverTheTotalRoundedDown() {
+		assertThat(ThreadBudget.share(10, 2, 3)).isEqualTo(6);
+		assertThat(ThreadBudget.share(10, 1, 3)).isEqualTo(3);
+		assertThat(ThreadBudget.share(400, 6, 8)).isEqualTo(300);
+		assertThat(ThreadBudget.share(Integer.MAX_VALUE, 3, 4)).isEqualTo(1610612735);
+	}
+
+	@Test
+	void theThreadsRoundingLeavesGoToTheHeaviestPoolsFirst() {
+		// 10 threads at weights 1 and 2: 3⅓ and 6⅔, rounded down to 3 and 6; the one left
+		// goes to the heavier pool, whichever order the pools come in.
+		assertThat(BudgetAllocator.allocate(
+				List.of(new Demand("light", 1, 100, 1, 100, true), new Demand("heavy", 1, 100, 2, 100, true)), 10))
+			.containsExactly(entry("light", 3), entry("heavy", 7));
+		assertThat(BudgetAllocator.allocate(
+				List.of(new Demand("heavy", 1, 100, 2, 100, true), new Demand("light", 1, 100, 1, 100, true)), 10))
+			.containsExactly(entry("heavy", 7), entry("light", 3));
+	}
+
+}

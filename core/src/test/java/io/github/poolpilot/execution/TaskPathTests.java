@@ -1,0 +1,86 @@
+package io.github.poolpilot.execution;
+
+import java.util.concurrent.FutureTask;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
+import io.github.poolpilot.testsupport.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for {@link TaskPath}: the way a task takes through a managed executor, counted,
+ * wrapped when timed, and classified when it ends.
+ *
+ * @author poolpilot authors
+ */
+class TaskPathTests {
+
+	private static final Sizes SIZES = new Sizes(4, 4, 4, 0, 0, 10, 1, 8);
+
+	private final FakeClock clock = new FakeClock();
+
+	@Test
+	void tasksThatThrowOrWhoseFutureFailsAreCountedAsFailed() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).build();
+		TaskPath path = new TaskPath(recorder, null);
+		Runnable throwing = path.accept(() -> {
+			throw new IllegalStateException("boom");
+		});
+		assertThatIllegalStateException().isThrownBy(throwing::run);
+		FutureTask<Object> failingFuture = new FutureTask<>(() -> {
+			throw new Exception("boom");
+		});
+		path.accept(failingFuture).run();
+		FutureTask<Object> cancelled = new FutureTask<>(() -> "never");
+		Runnable queuedCancelled = path.accept(cancelled);
+		cancelled.cancel(false);
+		queuedCancelled.run();
+		path.accept(new FutureTask<>(() -> "fine")).run();
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(4, 1, 3, 0, 0));
+	}
+
+	@Test
+	void sampledTimingKeepsCountsExact() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).timingSampleEvery(8).build();
+		TaskPath path = new TaskPath(recorder, null);
+		int timed = 0;
+		for (int i = 0; i < 1000; i++) {
+			Runnable task = path.accept(() -> this.clock.advanceMillis(1));
+			if (task instanceof TimedTask) {
+				timed++;
+				task.run();
+			}
+			else {
+				task.run();
+				path.finished(task, null);
+			}
+		}
+		assertThat(timed).isBetween(50, 250);
+		PoolSnapshot snapshot = recorder.snapshot("talk", SIZES);
+		assertThat(snapshot.tasks()).isEqualTo(new PoolSnapshot.TaskCounts(1000, 1000, 0, 0, 0));
+		assertThat(snapshot.serviceTime().meanMs()).isEqualTo(1.0);
+	}
+
+	@Test
+	void anUntimedTaskThatThrowsOrWhoseFutureFailedIsCountedAsFailed() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).build();
+		TaskPath path = new TaskPath(recorder, null);
+		FutureTask<Object> failed = new FutureTask<>(() -> {
+			throw new Exception("boom");
+		});
+		failed.run();
+		path.finished(failed, null);
+		path.finished(() -> {
+		}, new IllegalStateException("boom"));
+		path.finished(() -> {
+		}, null);
+		assertThat(recorder.taskCounts().failed()).isEqualTo(2);
+		assertThat(recorder.taskCounts().completed()).isEqualTo(1);
+	}
+
+}

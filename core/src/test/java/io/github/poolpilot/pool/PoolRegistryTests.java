@@ -1,0 +1,131 @@
+package io.github.poolpilot.pool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.budget.ThreadBudget.Cut;
+import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.testsupport.Blocking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+import io.github.poolpilot.execution.ManagedExecutor;
+
+/**
+ * Tests for {@link PoolRegistry} and the budget its pools share through their one door.
+ *
+ * @author poolpilot authors
+ */
+class PoolRegistryTests {
+
+	private final List<ManagedExecutor> executors = new ArrayList<>();
+
+	@AfterEach
+	void shutDown() throws InterruptedException {
+		for (ManagedExecutor executor : this.executors) {
+			executor.shutdownNow();
+			executor.awaitTermination(10, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void budgetFiguresSumThePools() {
+		PoolRegistry registry = new PoolRegistry(null);
+		registry.register(pool("a", 1, 6, 4, 1));
+		registry.register(pool("b", 1, 10, 3, 1));
+		assertThat(registry.budget().maxThreads()).isEqualTo(16);
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(7);
+		assertThat(registry.budget().liveThreads()).isZero();
+	}
+
+	@Test
+	void fittingToTheBudgetShrinksThePoolsWithTheMostThreadsPerWeightFirst() {
+		PoolRegistry registry = new PoolRegistry(400);
+		ManagedPool start = pool("start", 10, 300, 300, 6);
+		ManagedPool talk = pool("talk", 5, 50, 50, 1);
+		ManagedPool existing = pool("applicationTaskExecutor", 1, 8, 8, 1);
+		registry.register(start);
+		registry.register(talk);
+		registry.register(existing);
+		assertThat(registry.budget().fit().shortBy()).isZero();
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(358);
+		PoolRegistry tight = new PoolRegistry(30);
+		tight.register(start);
+		tight.register(talk);
+		tight.register(existing);
+		Fit fit = tight.budget().fit();
+		assertThat(fit.shortBy()).isZero();
+		assertThat(tight.budget().allocatedThreads()).isEqualTo(30);
+		assertThat(start.getExecutor().getMaximumPoolSize()).isEqualTo(10);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(12);
+		assertThat(existing.getExecutor().getMaximumPoolSize()).isEqualTo(8);
+		assertThat(fit.cuts()).containsExactly(new Cut("start", 300, 10, 30), new Cut("talk", 50, 12, 30));
+	}
+
+	@Test
+	void fittingReportsHowManyThreadsTheBudgetIsShortWhenMinimumsDoNotFit() {
+		PoolRegistry registry = new PoolRegistry(12);
+		registry.register(pool("start", 10, 20, 20, 1));
+		registry.register(pool("talk", 5, 10, 10, 1));
+		assertThat(registry.budget().fit().shortBy()).isEqualTo(3);
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(15);
+	}
+
+	@Test
+	void aMaximumOverTheBudgetIsRefusedNamingWhatIsAllowed() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 4, 1);
+		registry.register(talk);
+		registry.register(pool("stop", 1, 10, 4, 1));
+		assertThat(registry.budget().check(talk, 6)).isNull();
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> talk.resize(4, 7))
+			.withMessage("maxPoolSize 7 of pool 'talk' would bring the pools' threads to 11, over the budget "
+					+ "of 10 threads (allowed: at most 6)");
+		assertThatIllegalArgumentException().isThrownBy(() -> registry.budget().setMaxThreads(7))
+			.withMessageContaining("below the 8 threads the pools may grow to now");
+	}
+
+	@Test
+	void threadsAPoolGaveBackCountUntilTheyEnded() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 6, 1);
+		ManagedPool stop = pool("stop", 1, 10, 4, 1);
+		registry.register(talk);
+		registry.register(stop);
+		CountDownLatch release = new CountDownLatch(1);
+		for (int i = 0; i < 6; i++) {
+			executor(talk).execute(() -> Blocking.await(release));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 6);
+		talk.resize(2, 2);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> stop.resize(8, 8))
+			.withMessageContaining("would bring the pools' threads to 14");
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getPoolSize() <= 2);
+		stop.resize(8, 8);
+		assertThat(registry.budget().liveThreads()).isLessThanOrEqualTo(10);
+	}
+
+	private ManagedExecutor executor(ManagedPool pool) {
+		return this.executors.stream().filter((executor) -> executor.getPool() == pool).findFirst().orElseThrow();
+	}
+
+	private ManagedPool pool(String name, int min, int max, int size, int weight) {
+		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(min, max), 10)
+			.sizes(size, size)
+			.build();
+		this.executors.add(executor);
+		executor.getPool().setWeight(weight);
+		return executor.getPool();
+	}
+
+}

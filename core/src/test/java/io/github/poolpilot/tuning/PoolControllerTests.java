@@ -1,0 +1,409 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Latency;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Busy;
+import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
+import io.github.poolpilot.tuning.Decision.Cause.Judging;
+import io.github.poolpilot.tuning.Decision.Cause.NoGain;
+import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
+import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+import io.github.poolpilot.tuning.Decision.Cause.Surge;
+import io.github.poolpilot.tuning.Decision.Cause.Surplus;
+import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
+import io.github.poolpilot.tuning.Decision.Cause.Waiting;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Tests for {@link PoolController}, fed windows whose figures are chosen by hand.
+ *
+ * @author poolpilot authors
+ */
+class PoolControllerTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	private final AtomicLong nanos = new AtomicLong();
+
+	private final NanoClock clock = this.nanos::get;
+
+	private final PoolController controller = new PoolController(this.clock);
+
+	@Test
+	void theModelIsSquareRootStaffingOfTheOfferedLoad() {
+		// 120/s of 100 ms keep R = 12 threads busy: ⌈12 + 2·√12⌉ = 19.
+		assertThat(SizingModel.staffed(12)).isEqualTo(19);
+		assertThat(SizingModel.staffed(100)).isEqualTo(120);
+		assertThat(SizingModel.staffed(0.5)).isEqualTo(2);
+		assertThat(SizingModel.staffed(0)).isZero();
+	}
+
+	@Test
+	void aSaturatedPoolGrowsTowardsTheModelByHalfItsSizeAtMost() {
+		// 120/s offered, 80/s served by 8 threads of 100 ms, tasks queueing.
+		Decision grow = decide(120, 80, 100, 8, 50);
+		assertThat(grow.threads()).isEqualTo(12);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.from()).isEqualTo(8);
+		assertThat(grow.cause()).isEqualTo(new Queueing(8.0, 19));
+		// The step paid in proportion: the next may be as large.
+		Decision again = decide(120, 120, 100, 12, 30);
+		assertThat(again.threads()).isEqualTo(18);
+		assertThat(again.cause()).isEqualTo(new Queueing(12.0, 19));
+		assertThat(again.kept()).isEqualTo(new KeptStep(8, 12, 0.5, false));
+		// The queue drained: kept, and no further growth.
+		Decision keep = decide(120, 125, 100, 18, 0);
+		assertThat(keep.changed()).isFalse();
+		assertThat(keep.action()).isEqualTo(Action.HOLD);
+		assertThat(keep.cause()).isEqualTo(new Busy(12.5, 19));
+		assertThat(keep.kept().from()).isEqualTo(12);
+		assertThat(keep.kept().to()).isEqualTo(18);
+		assertThat(keep.kept().queueDrained()).isTrue();
+	}
+
+	@Test
+	void theModelIsCappedByGoetz() {
+		Decision grow = this.controller.decide(window(120, 80, 100, 8, 50, 10), 8, BOUNDS, 0.2);
+		assertThat(grow.threads()).isEqualTo(11);
+		assertThat(grow.cause()).isEqualTo(new Queueing(8.0, 10));
+	}
+
+	@Test
+	void aStepThatPaidLessThanInProportionLimitsTheNextToHalfBeyondTheKnee() {
+		decide(600, 300, 20, 6, 500);
+		// +33 % throughput for +50 % threads: the knee is near 6 + 0.67·3 = 8.
+		Decision next = decide(600, 400, 22.5, 9, 500);
+		assertThat(next.threads()).isEqualTo(12);
+		assertThat(next.kept().from()).isEqualTo(6);
+		assertThat(next.kept().to()).isEqualTo(9);
+		assertThat(next.kept().throughputGain()).isCloseTo(0.33, within(0.01));
+	}
+
+	@Test
+	void aStepThatDoesNotRaiseThroughputIsRevertedThenGrowthIsBlockedWithBackoff() {
+		decide(600, 400, 20, 8, 500);
+		// 400 tasks a window: ±7 % of noise on the ratio of two windows, so a flat
+		// reading is judged over up to three windows before the step is undone.
+		Decision judging = decide(600, 400, 21, 12, 500);
+		assertThat(judging.action()).isEqualTo(Action.HOLD);
+		assertThat(judging.cause()).isEqualTo(new Judging(8, 12, 0.0));
+		decide(600, 400, 21, 12, 500);
+		Decision revert = decide(600, 400, 21, 12, 500);
+		assertThat(revert.threads()).isEqualTo(8);
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.from()).isEqualTo(12);
+		assertThat(revert.cause()).isEqualTo(new NoGain(0.0, 0.5, Duration.ofSeconds(30)));
+		assertThat(revert.mayBorrow()).isFalse();
+		assertThat(decide(600, 400, 20, 8, 500).cause()).isEqualTo(new GrowthBlocked(Duration.ofSeconds(30)));
+		this.nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+		// After the block, a small probe; the next block is twice as long.
+		Decision probe = decide(600, 400, 20, 8, 500);
+		assertThat(probe.threads()).isEqualTo(9);
+		decide(600, 400, 20.5, 9, 500);
+		decide(600, 400, 20.5, 9, 500);
+		assertThat(decide(600, 400, 20.5, 9, 500).cause()).isInstanceOfSatisfying(NoGain.class,
+				(noGain) -> assertThat(noGain.blocked()).isEqualTo(Duration.ofSeconds(60)));
+	}
+
+	@Test
+	void aStepWhoseServiceTimeRoseWithItsThreadsIsRevertedAtOnce() {
+		decide(600, 400, 20, 8, 500);
+		// +50 % threads, +50 % service time, the same throughput: by Little's law the new
+		// threads only waited, whatever the noise of the throughput says.
+		Decision revert = decide(600, 400, 30, 12, 500);
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.threads()).isEqualTo(8);
+		assertThat(revert.cause()).isEqualTo(new NoGain(0.0, 0.5, Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void aShortfallBeyondTheNoiseIsRevertedAtOnce() {
+		// 10 000 tasks a window: the ratio of two windows is known within 1.4 %.
+		decide(20000, 10000, 1, 10, 500);
+		Decision revert = decide(20000, 10000, 1.5, 15, 500);
+		assertThat(revert.threads()).isEqualTo(10);
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.from()).isEqualTo(15);
+		assertThat(revert.cause()).isInstanceOfSatisfying(NoGain.class, (noGain) -> {
+			assertThat(noGain.throughputGain()).isZero();
+			assertThat(noGain.threadsAdded()).isEqualTo(0.5);
+		});
+	}
+
+	@Test
+	void noGrowthWhileTheCpuIsBusy() {
+		Decision decision = this.controller.decide(window(120, 80, 100, 8, 50, null), 8, BOUNDS, 0.95);
+		assertThat(decision.changed()).isFalse();
+		assertThat(decision.cause()).isEqualTo(new CpuBound(0.95));
+		assertThat(decision.mayBorrow()).isFalse();
+	}
+
+	@Test
+	void aSlowerServiceWithoutMoreThroughputGivesThreadsBack() {
+		Decision decision = cutForAServiceThreeTimesSlower();
+		assertThat(decision.threads()).isEqualTo(9);
+		assertThat(decision.action()).isEqualTo(Action.SHRINK);
+		assertThat(decision.cause()).isEqualTo(new Slowdown(3.0, 20.0));
+		assertThat(decision.mayBorrow()).isFalse();
+	}
+
+	@Test
+	void aCutThatShortensTheServiceTimeIsKeptAndTheNextMayFollow() {
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
+		// Fewer threads queue less at the downstream: 45 ms, a quarter shorter. The next
+		// cut goes towards a tenth beyond X·S₀ = 200/s · 20 ms = 4 threads, a quarter at
+		// most.
+		Decision next = decide(400, 200, 45, 9, 40);
+		assertThat(next.threads()).isEqualTo(7);
+		assertThat(next.action()).isEqualTo(Action.SHRINK);
+		assertThat(next.cause()).isEqualTo(new Slowdown(2.25, 20.0));
+	}
+
+	@Test
+	void aCutThatDoesNotShortenTheServiceTimeIsUndoneAndTheRuleRestsUntilTheSlowdownEnds() {
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
+		// Still 60 ms with 9 threads: the service is slower for everyone, not congested
+		// by this pool, and fewer threads only serve less.
+		Decision restore = decide(400, 150, 60, 9, 100);
+		assertThat(restore.threads()).isEqualTo(12);
+		assertThat(restore.action()).isEqualTo(Action.RESTORE);
+		assertThat(restore.cause()).isEqualTo(new CutDidNotHelp(60.0, 60.0));
+		// The same slowdown does not cut again: the pool is judged as any saturated pool.
+		Decision after = decide(400, 200, 60, 12, 100);
+		assertThat(after.threads()).isGreaterThanOrEqualTo(12);
+		assertThat(after.action()).isNotEqualTo(Action.SHRINK);
+		// Once the service time is back near its base, a new slowdown is cut again.
+		decide(400, 400, 20, after.threads(), 0);
+		Decision again = decide(400, 200, 60, 13, 40);
+		assertThat(again.action()).isEqualTo(Action.SHRINK);
+		assertThat(again.to()).isEqualTo(10);
+		assertThat(again.cause()).isEqualTo(new Slowdown(3.0, 20.0));
+	}
+
+	@Test
+	void aSaturatedPoolThatCannotGrowProbesDownWhileItsThroughputHolds() {
+		// 50 threads (its max-threads) in front of a downstream that admits 8 calls of
+		// 50 ms: 160/s whatever the threads, each call 50/160 s = 312.5 ms long.
+		PoolBounds upTo50 = new PoolBounds(1, 50);
+		assertThat(decide(upTo50, 240, 160, 312.5, 50, 600).cause()).isEqualTo(new AtMaxThreads(50));
+		Decision probe = decide(upTo50, 240, 160, 312.5, 50, 600);
+		assertThat(probe.action()).isEqualTo(Action.SHRINK);
+		assertThat(probe.threads()).isEqualTo(37);
+		assertThat(probe.cause()).isEqualTo(new ProbingDown(160, 312.5));
+		// The throughput held: fewer is better, and the next probe follows at once.
+		Decision next = decide(upTo50, 240, 160, 37 * 1000 / 160.0, 37, 600);
+		assertThat(next.threads()).isEqualTo(27);
+		assertThat(next.kept()).isEqualTo(new KeptStep(50, 37, 0.0, false));
+		int size = 27;
+		while (size > 8) {
+			Decision down = decide(upTo50, 240, 160, size * 1000 / 160.0, size, 600);
+			assertThat(down.cause()).isInstanceOf(ProbingDown.class);
+			size = down.threads();
+		}
+		assertThat(size).isEqualTo(8);
+		Decision below = decide(upTo50, 240, 160, 50, 8, 600);
+		assertThat(below.threads()).isEqualTo(6);
+		// Below the knee: 6 threads of 50 ms serve 120/s, a quarter less. The knee is
+		// X·S₀ = 160/s · 50 ms = 8 threads, measured now that S₀ was.
+		Decision back = decide(upTo50, 240, 120, 50, 6, 600);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.threads()).isEqualTo(8);
+		assertThat(back.cause()).isEqualTo(new ProbeFell(-0.25, 8.0, Duration.ofSeconds(30)));
+		// At the knee: no probe again, and no growth either, for a while.
+		for (int i = 0; i < 5; i++) {
+			Decision hold = decide(upTo50, 240, 160, 50, 8, 600);
+			assertThat(hold.changed()).isFalse();
+			assertThat(hold.cause()).isInstanceOf(GrowthBlocked.class);
+		}
+	}
+
+	@Test
+	void noProbeGoesBelowTheThreadsTheCpuKeepsBusy() {
+		// CPU-bound: 2 threads of 2 ms, nearly all of it CPU (W/C 0.02) on 2 cores.
+		for (int i = 0; i < 5; i++) {
+			Decision decision = this.controller.decide(window(1200, 1000, 2, 0, 2, 600, 3, 0.02), 2, BOUNDS, 0.99);
+			assertThat(decision.changed()).isFalse();
+			assertThat(decision.cause()).isEqualTo(new CpuBound(0.99));
+		}
+	}
+
+	@Test
+	void aPoolDrainingABacklogAfterItsLoadFellDoesNotProbe() {
+		PoolBounds upTo50 = new PoolBounds(1, 50);
+		for (int i = 0; i < 5; i++) {
+			Decision decision = decide(upTo50, 10, 160, 312.5, 50, 600);
+			assertThat(decision.changed()).isFalse();
+		}
+	}
+
+	@Test
+	void aPoolWhoseTasksWaitIsStaffedUpToTheModelAndKeepsTheStepWhenTheWaitIsGone() {
+		// 100/s of 20 ms on 3 threads: R = 2, 67 % busy, tasks wait 9 ms on average.
+		Decision staff = this.controller.decide(window(100, 100, 20, 9, 3, 0, null, null), 3, BOUNDS, 0.2);
+		assertThat(staff.action()).isEqualTo(Action.GROW);
+		assertThat(staff.threads()).isEqualTo(5);
+		assertThat(staff.cause()).isEqualTo(new Waiting(9, 5));
+		Decision kept = this.controller.decide(window(100, 100, 20, 0.4, 5, 0, null, null), 5, BOUNDS, 0.2);
+		assertThat(kept.changed()).isFalse();
+		assertThat(kept.kept()).isEqualTo(new KeptStep(3, 5, 0.0, true));
+	}
+
+	@Test
+	void aStaffingStepThatOnlyMovedTheWaitIntoTheServiceTimeIsReverted() {
+		this.controller.decide(window(100, 100, 20, 9, 3, 0, null, null), 3, BOUNDS, 0.2);
+		// The tasks now wait at a downstream instead: the wait moved into the service
+		// time.
+		Decision revert = this.controller.decide(window(100, 100, 28, 1, 5, 0, null, null), 5, BOUNDS, 0.2);
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.threads()).isEqualTo(3);
+		assertThat(revert.cause()).isEqualTo(new WaitMoved(-8, 8, Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void aSurgeBetweenWindowsIsMetWithTheModelsSizeForTheShortIntervalsRate() {
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
+		assertThat(this.controller.pulse(pulse(0, 3, 3, 0, 1000, 990))).isNull();
+		// 60 arrivals in 100 ms: 600/s, six times the window's rate; 45 tasks queued.
+		Decision surge = this.controller.pulse(pulse(100, 3, 3, 45, 1060, 1005));
+		assertThat(surge.action()).isEqualTo(Action.GROW);
+		// R = 600/s · 20 ms = 12: ⌈12 + 2·√12⌉ = 19, a tenth beyond it 20.
+		assertThat(surge.threads()).isEqualTo(20);
+		assertThat(surge.cause()).isEqualTo(new Surge(600, 100, 45, 19));
+		assertThat(this.controller.standing()).isEqualTo(surge);
+		// Kept at the next window: the queue drained.
+		Decision window = this.controller.decide(window(580, 580, 20, 1, 20, 0, null, null), 20, BOUNDS, 0.2);
+		assertThat(window.changed()).isFalse();
+		assertThat(window.kept()).isEqualTo(new KeptStep(3, 20, 4.8, true));
+	}
+
+	@Test
+	void noSurgeWithoutAStepInTheLoad() {
+		this.controller.decide(window(600, 400, 20, 0, 8, 600, null, null), 8, BOUNDS, 0.2);
+		this.controller.pulse(pulse(0, 8, 8, 600, 10000, 9000));
+		// 65 arrivals in 100 ms against the window's 600/s: a steady overload, left to
+		// the judged steps of the windows.
+		assertThat(this.controller.pulse(pulse(100, 8, 8, 600, 10065, 9040))).isNull();
+	}
+
+	@Test
+	void noSurgeWhileTheProcessCpuIsBusy() {
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.95);
+		this.controller.pulse(pulse(0, 3, 3, 0, 1000, 990));
+		assertThat(this.controller.pulse(pulse(100, 3, 3, 45, 1060, 1005))).isNull();
+	}
+
+	@Test
+	void noSurgeBeforeTheFirstWindow() {
+		assertThat(this.controller.pulse(pulse(0, 3, 3, 0, 0, 0))).isNull();
+		assertThat(this.controller.pulse(pulse(100, 3, 3, 45, 60, 15))).isNull();
+	}
+
+	@Test
+	void aSurgeStopsHalfBeyondAKneeAlreadySeen() {
+		decide(600, 300, 20, 6, 500);
+		// +33 % throughput for +50 % threads: the knee is near 8, the cap 12.
+		decide(600, 400, 22.5, 9, 500);
+		this.controller.pulse(pulse(0, 12, 12, 500, 10000, 9000));
+		Decision surge = this.controller.pulse(pulse(100, 12, 12, 600, 10200, 9040));
+		assertThat(surge).isNull();
+	}
+
+	@Test
+	void anOverProvisionedPoolShrinksAfterTenWindowsToTheMostItNeededInThem() {
+		// 10/s of 100 ms: R = 1, needing ⌈1 + 2⌉ = 3 threads of 20; once 40/s: 8.
+		for (int i = 1; i < 10; i++) {
+			double rate = (i == 5) ? 40 : 10;
+			Decision hold = decide(rate, rate, 100, 20, 0);
+			assertThat(hold.changed()).isFalse();
+			assertThat(hold.needed()).isEqualTo((i == 5) ? 8 : 3);
+		}
+		Decision shrink = decide(10, 10, 100, 20, 0);
+		assertThat(shrink.threads()).isEqualTo(8);
+		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
+		assertThat(shrink.cause()).isEqualTo(new Surplus(8, 10));
+	}
+
+	@Test
+	void aShortSurgeStartsTheCountOfSurplusWindowsAgain() {
+		for (int i = 0; i < 9; i++) {
+			decide(10, 10, 100, 20, 0);
+		}
+		// 150/s needs ⌈15 + 2·√15⌉ = 23 threads: not a surplus.
+		decide(150, 150, 100, 20, 0);
+		for (int i = 0; i < 9; i++) {
+			assertThat(decide(10, 10, 100, 20, 0).changed()).isFalse();
+		}
+		// Ten windows on, the surge is out of sight.
+		assertThat(decide(10, 10, 100, 20, 0).threads()).isEqualTo(3);
+	}
+
+	@Test
+	void aPoolWithNoWorkStaysAtItsMinimum() {
+		for (int i = 0; i < 20; i++) {
+			Decision decision = this.controller.decide(window(0, 0, 0, 1, 0, null), 1, BOUNDS, 0);
+			assertThat(decision.changed()).isFalse();
+		}
+	}
+
+	/**
+	 * Two windows of 20 ms tasks on 12 threads, then the service 3× slower, as behind a
+	 * saturated downstream: 12 threads serve 200/s, which needs ⌈4 + 2·2⌉ = 8 threads at
+	 * the base service time, and a quarter at most goes per window.
+	 */
+	private Decision cutForAServiceThreeTimesSlower() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		return decide(400, 200, 60, 12, 40);
+	}
+
+	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
+		return decide(BOUNDS, arrivalRate, throughput, serviceMs, size, queued);
+	}
+
+	private Decision decide(PoolBounds bounds, double arrivalRate, double throughput, double serviceMs, int size,
+			int queued) {
+		return this.controller.decide(window(arrivalRate, throughput, serviceMs, size, queued, null), size, bounds,
+				0.2);
+	}
+
+	private static PoolPulse pulse(long atMillis, int size, int active, int queued, long arrivals, long completions) {
+		return new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, active, queued, arrivals, completions,
+				Duration.ofMillis(atMillis).toNanos());
+	}
+
+	static PoolSnapshot window(double arrivalRate, double throughput, double serviceMs, int size, int queued,
+			Integer goetz) {
+		return window(arrivalRate, throughput, serviceMs, 0, size, queued, goetz, null);
+	}
+
+	static PoolSnapshot window(double arrivalRate, double throughput, double serviceMs, double queueWaitMs, int size,
+			int queued, Integer goetz, Double waitCompute) {
+		double busy = throughput * serviceMs / 1000;
+		Latency service = new Latency(serviceMs, serviceMs, serviceMs, serviceMs, serviceMs);
+		LittlesLaw law = new LittlesLaw(arrivalRate, throughput, serviceMs, queueWaitMs, serviceMs + queueWaitMs,
+				serviceMs, busy, busy, 0, busy / 2, waitCompute, goetz);
+		return new PoolSnapshot("talk", 1, new Sizes(size, size, size, (int) Math.round(busy), queued, 100, 1, 64),
+				new TaskCounts(0, 0, 0, 0, 0), (long) arrivalRate, (long) throughput, Latency.NONE, service, service,
+				law);
+	}
+
+}

@@ -1,0 +1,842 @@
+package io.github.poolpilot.tuning;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
+
+import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Latency;
+import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.tuning.TuningMode;
+import io.github.poolpilot.tuning.Tuner.PoolState;
+
+/**
+ * A discrete-event simulation of pools on virtual time, driving the real {@link Tuner}
+ * (its controllers and the budget allocator) once a second, and its fast path
+ * ({@link Tuner#planPulse}) every 100 ms between. Tasks arrive at each pool as a Poisson
+ * process, spend their CPU time on a machine of N cores shared by every running task of
+ * every pool (processor sharing), then block, optionally on a downstream of their pool
+ * that admits K calls at a time. A pool runs at most as many tasks as its size, and a
+ * task that finds the pool's queue full is rejected. Runs identically for a given seed,
+ * in milliseconds of real time.
+ *
+ * @author poolpilot authors
+ */
+final class PoolSimulator {
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private static final double MILLI = 1_000_000.0;
+
+	/**
+	 * The tuner's fast path reads the pools this often, as the sampler does by default.
+	 */
+	static final long PULSE = SECOND / 10;
+
+	private final int cores;
+
+	private final int budget;
+
+	private final SplittableRandom random;
+
+	private final Tuner tuner;
+
+	/**
+	 * Whether each pool follows the sizing model alone, without the tuner's guard.
+	 */
+	private final boolean modelOnly;
+
+	private final boolean pulses;
+
+	private final ThreadBudget threadBudget;
+
+	/**
+	 * The most live threads the pools held together in the current second.
+	 */
+	private int peakLive;
+
+	private final List<Integer> peakLiveBySecond = new ArrayList<>();
+
+	private final List<SimulatedPool> pools;
+
+	private final PriorityQueue<Event> events = new PriorityQueue<>();
+
+	/**
+	 * The tasks on the CPU, by the CPU time the machine must have given each of them when
+	 * it finishes: processor sharing gives every task on the CPU the same rate, so one
+	 * clock of CPU time given to each ({@link #cpuGiven}) tracks them all.
+	 */
+	private final PriorityQueue<Task> onCpu = new PriorityQueue<>(
+			Comparator.comparingDouble((Task task) -> task.cpuDoneAt).thenComparingLong((task) -> task.number));
+
+	/**
+	 * The CPU time given to each task on the CPU since the run began, in nanoseconds.
+	 */
+	private double cpuGiven;
+
+	private long tasks;
+
+	private long now;
+
+	private long sequence;
+
+	private long cpuEventVersion;
+
+	private double cpuBusyCoreNanos;
+
+	private PoolSimulator(Builder builder) {
+		this.cores = builder.cores;
+		this.random = new SplittableRandom(builder.seed);
+		this.pools = builder.pools;
+		this.budget = (builder.budget > 0) ? builder.budget
+				: this.pools.stream().mapToInt((pool) -> pool.bounds.maxThreads()).sum();
+		this.modelOnly = builder.modelOnly;
+		this.pulses = builder.pulses && !this.modelOnly
+				&& this.pools.stream().anyMatch((pool) -> pool.mode == TuningMode.AUTO);
+		this.threadBudget = new ThreadBudget(this.budget, List::of);
+		this.tuner = new Tuner(new PoolRegistry(this.budget), () -> this.now, () -> -1, (pool, decision) -> {
+		});
+	}
+
+	/**
+	 * Start describing a simulation.
+	 * @return a builder for a machine of 2 cores with no budget beyond the pools' bounds
+	 */
+	static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Simulate one pool with the tuner on, from a given size.
+	 * @param workload what each task does
+	 * @param arrivalRate tasks offered per second, as a function of the second
+	 * @param initialSize the pool's size at the start
+	 * @param seed the seed of the random draws
+	 * @return a builder for that simulation
+	 */
+	static Builder onePool(Workload workload, DoubleUnaryOperator arrivalRate, int initialSize, long seed) {
+		return builder().seed(seed).pool("sim", workload, arrivalRate, new PoolBounds(1, 64), initialSize, 1);
+	}
+
+	/**
+	 * Run for a number of seconds.
+	 * @param seconds how long
+	 * @return what each pool did, second by second
+	 */
+	Run run(int seconds) {
+		for (SimulatedPool pool : this.pools) {
+			scheduleArrival(pool);
+		}
+		this.peakLive = liveThreads();
+		for (int second = 1; second <= seconds; second++) {
+			long start = (second - 1) * SECOND;
+			for (long at = start + PULSE; this.pulses && at < second * SECOND; at += PULSE) {
+				advanceTo(at);
+				pulse();
+			}
+			advanceTo(second * SECOND);
+			closeWindow(second);
+		}
+		Map<String, List<Sample>> samples = new LinkedHashMap<>();
+		Map<String, List<Change>> changes = new LinkedHashMap<>();
+		this.pools.forEach((pool) -> {
+			samples.put(pool.name, pool.samples);
+			changes.put(pool.name, pool.changes);
+		});
+		return new Run(samples, changes, this.peakLiveBySecond.stream().mapToInt(Integer::intValue).toArray());
+	}
+
+	private int liveThreads() {
+		return this.pools.stream().mapToInt(SimulatedPool::liveThreads).sum();
+	}
+
+	/**
+	 * The tuner's fast path: each pool's size, queue and cumulative counts now.
+	 */
+	private void pulse() {
+		List<PoolPulse> pulses = new ArrayList<>();
+		for (SimulatedPool pool : this.pools) {
+			pulses.add(new PoolPulse(pool.name, pool.bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(),
+					pool.running, pool.queue.size(), pool.arrivalsTotal, pool.completionsTotal, this.now));
+		}
+		Map<String, Decision> plan = this.tuner.planPulse(pulses, this.threadBudget);
+		// Shrinks first, as the tuner applies them.
+		this.pools.stream()
+			.filter((pool) -> plan.containsKey(pool.name) && plan.get(pool.name).threads() < pool.size)
+			.forEach((pool) -> resize(pool, plan.get(pool.name)));
+		this.pools.stream()
+			.filter((pool) -> plan.containsKey(pool.name) && plan.get(pool.name).threads() > pool.size)
+			.forEach((pool) -> resize(pool, plan.get(pool.name)));
+	}
+
+	private void resize(SimulatedPool pool, Decision decision) {
+		int from = pool.size;
+		pool.size = decision.threads();
+		if (pool.size != from) {
+			pool.changes.add(new Change((double) this.now / SECOND, from, pool.size, decision.reason()));
+			pool.changesInWindow++;
+			pool.maxSizeInWindow = Math.max(pool.maxSizeInWindow, pool.size);
+			pool.pulseReasons.add(decision.reason());
+		}
+		startQueued(pool);
+		this.peakLive = Math.max(this.peakLive, liveThreads());
+	}
+
+	private void advanceTo(long until) {
+		while (!this.events.isEmpty() && this.events.peek().at <= until) {
+			Event event = this.events.poll();
+			progressCpu(event.at);
+			this.now = event.at;
+			switch (event.kind) {
+				case ARRIVAL -> {
+					arrive(event.pool);
+					scheduleArrival(event.pool);
+				}
+				case NO_ARRIVAL -> scheduleArrival(event.pool);
+				case CPU_DONE -> {
+					if (event.version == this.cpuEventVersion) {
+						finishCpuWork();
+					}
+				}
+				case BLOCK_DONE -> finishBlocking(event.task);
+			}
+		}
+		progressCpu(until);
+		this.now = until;
+	}
+
+	private void scheduleArrival(SimulatedPool pool) {
+		double rate = pool.arrivalRate.applyAsDouble((double) this.now / SECOND);
+		if (rate <= 0) {
+			// No arrivals now: look again in a millisecond of virtual time.
+			this.events.add(new Event(this.now + SECOND / 1000, Kind.NO_ARRIVAL, pool, null, 0, this.sequence++));
+			return;
+		}
+		long gap = (long) (-Math.log(1 - this.random.nextDouble()) / rate * SECOND);
+		this.events.add(new Event(this.now + Math.max(1, gap), Kind.ARRIVAL, pool, null, 0, this.sequence++));
+	}
+
+	private void arrive(SimulatedPool pool) {
+		pool.arrivals++;
+		pool.arrivalsTotal++;
+		Task task = new Task(pool, this.tasks++, this.now, pool.workload.draw(pool.workload.cpuMs, this.random),
+				pool.workload.draw(pool.workload.blockMs, this.random));
+		if (pool.running < pool.size) {
+			start(task);
+		}
+		else if (pool.queue.size() < pool.queueCapacity) {
+			pool.queue.add(task);
+		}
+		else {
+			pool.rejected++;
+		}
+	}
+
+	private void start(Task task) {
+		task.pool.running++;
+		task.startedAt = this.now;
+		if (task.cpuNanos > 0) {
+			task.cpuDoneAt = this.cpuGiven + task.cpuNanos;
+			this.onCpu.add(task);
+			rescheduleCpu();
+		}
+		else {
+			block(task);
+		}
+	}
+
+	private double cpuRate() {
+		return this.onCpu.isEmpty() ? 0 : Math.min(1.0, (double) this.cores / this.onCpu.size());
+	}
+
+	private void progressCpu(long until) {
+		long elapsed = until - this.now;
+		if (elapsed <= 0 || this.onCpu.isEmpty()) {
+			return;
+		}
+		this.cpuGiven += elapsed * cpuRate();
+		this.cpuBusyCoreNanos += elapsed * Math.min(this.cores, this.onCpu.size());
+	}
+
+	private void rescheduleCpu() {
+		this.cpuEventVersion++;
+		if (this.onCpu.isEmpty()) {
+			return;
+		}
+		double least = this.onCpu.peek().cpuDoneAt - this.cpuGiven;
+		long at = this.now + (long) Math.ceil(Math.max(0, least) / cpuRate());
+		this.events.add(new Event(at, Kind.CPU_DONE, null, null, this.cpuEventVersion, this.sequence++));
+	}
+
+	private void finishCpuWork() {
+		List<Task> done = new ArrayList<>();
+		while (!this.onCpu.isEmpty() && this.onCpu.peek().cpuDoneAt - this.cpuGiven <= 1) {
+			done.add(this.onCpu.poll());
+		}
+		rescheduleCpu();
+		done.forEach(this::block);
+	}
+
+	private void block(Task task) {
+		SimulatedPool pool = task.pool;
+		if (pool.workload.downstreamPermits > 0) {
+			if (pool.downstreamBusy >= pool.workload.downstreamPermits) {
+				pool.downstreamWaiting.add(task);
+				return;
+			}
+			pool.downstreamBusy++;
+		}
+		this.events.add(new Event(this.now + task.blockNanos, Kind.BLOCK_DONE, pool, task, 0, this.sequence++));
+	}
+
+	private void finishBlocking(Task task) {
+		SimulatedPool pool = task.pool;
+		if (pool.workload.downstreamPermits > 0) {
+			pool.downstreamBusy--;
+			Task next = pool.downstreamWaiting.poll();
+			if (next != null) {
+				block(next);
+			}
+		}
+		pool.running--;
+		pool.completions++;
+		pool.completionsTotal++;
+		pool.serviceNanos += this.now - task.startedAt;
+		pool.waitNanos += task.startedAt - task.submittedAt;
+		pool.cpuNanos += task.cpuNanos;
+		pool.respond((this.now - task.submittedAt) / MILLI);
+		startQueued(pool);
+	}
+
+	private void startQueued(SimulatedPool pool) {
+		while (pool.running < pool.size && !pool.queue.isEmpty()) {
+			start(pool.queue.poll());
+		}
+	}
+
+	private void closeWindow(int second) {
+		double cpuLoad = this.cpuBusyCoreNanos / (this.cores * (double) SECOND);
+		this.cpuBusyCoreNanos = 0;
+		List<PoolState> states = new ArrayList<>();
+		for (SimulatedPool pool : this.pools) {
+			states.add(new PoolState(pool.name, pool.bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(),
+					snapshot(pool)));
+		}
+		Map<String, Decision> plan = this.modelOnly ? Map.of() : this.tuner.plan(states, this.threadBudget, cpuLoad);
+		int[] sizes = this.pools.stream().mapToInt((pool) -> pool.windowStartSize).toArray();
+		for (int i = 0; i < this.pools.size(); i++) {
+			SimulatedPool pool = this.pools.get(i);
+			Decision decision = plan.get(pool.name);
+			if (decision != null) {
+				int from = pool.size;
+				pool.size = decision.threads();
+				if (pool.size != from) {
+					pool.changes.add(new Change(second, from, pool.size, decision.reason()));
+					pool.changesInWindow++;
+				}
+			}
+			if (this.modelOnly) {
+				PoolSnapshot snapshot = states.get(i).snapshot();
+				int need = SizingModel.need(snapshot.littlesLaw(), snapshot.littlesLaw().meanServiceTimeMs());
+				int from = pool.size;
+				pool.size = (need > 0) ? pool.bounds.clamp(need) : pool.size;
+				pool.changesInWindow += (pool.size != from) ? 1 : 0;
+			}
+			startQueued(pool);
+		}
+		this.peakLive = Math.max(this.peakLive, liveThreads());
+		this.peakLiveBySecond.add(this.peakLive);
+		for (int i = 0; i < this.pools.size(); i++) {
+			SimulatedPool pool = this.pools.get(i);
+			Decision decision = plan.get(pool.name);
+			double[] responses = Arrays.copyOf(pool.responses, pool.responseCount);
+			Arrays.sort(responses);
+			List<String> reasons = new ArrayList<>(pool.pulseReasons);
+			if (decision != null) {
+				reasons.add(decision.reason());
+			}
+			// Live threads are at their most right after a resize: tasks above a smaller
+			// size still run.
+			pool.samples.add(new Sample(second, sizes[i], Math.max(pool.maxSizeInWindow, pool.size), pool.liveThreads(),
+					pool.arrivals, pool.rejected, pool.completions, responses, pool.queue.size(), cpuLoad, pool.size,
+					pool.changesInWindow, String.join("; ", reasons)));
+			pool.resetWindow();
+		}
+		this.peakLive = liveThreads();
+	}
+
+	private PoolSnapshot snapshot(SimulatedPool pool) {
+		double throughput = pool.completions;
+		double serviceMs = (pool.completions > 0) ? pool.serviceNanos / MILLI / pool.completions : 0;
+		double waitMs = (pool.completions > 0) ? pool.waitNanos / MILLI / pool.completions : 0;
+		double cpuMs = (pool.completions > 0) ? pool.cpuNanos / MILLI / pool.completions : 0;
+		// Goetz: Ncpu · (1 + W/C), W being the service time not spent on the CPU.
+		Double waitCompute = (cpuMs > 0) ? (serviceMs - cpuMs) / cpuMs : null;
+		Integer goetz = (waitCompute != null) ? (int) Math.ceil(this.cores * (1 + waitCompute)) : null;
+		Latency service = new Latency(serviceMs, 0, 0, 0, 0);
+		Latency response = new Latency(serviceMs + waitMs, 0, 0, 0, 0);
+		LittlesLaw law = new LittlesLaw(pool.arrivals, throughput, serviceMs, waitMs, serviceMs + waitMs, 0,
+				throughput * (serviceMs + waitMs) / 1000, throughput * serviceMs / 1000, 0, 0, waitCompute, goetz);
+		return new PoolSnapshot(pool.name, 1,
+				new Sizes(pool.size, pool.size, pool.liveThreads(), pool.running, pool.queue.size(), pool.queueCapacity,
+						pool.bounds.minThreads(), pool.bounds.maxThreads()),
+				new TaskCounts(0, 0, 0, 0, 0), pool.arrivals, pool.completions, new Latency(waitMs, 0, 0, 0, 0),
+				service, response, law);
+	}
+
+	/**
+	 * What each task of a pool does: CPU time, then blocking time (both exact when
+	 * {@code sigma} is 0, otherwise lognormal with these means and that shape), the
+	 * blocking part through a downstream admitting {@code downstreamPermits} calls at a
+	 * time (0 for no limit).
+	 *
+	 * @param cpuMs mean CPU time per task
+	 * @param blockMs mean blocking time per task
+	 * @param sigma the lognormal shape, 0 for exact times
+	 * @param downstreamPermits calls the downstream admits at a time, 0 for no limit
+	 */
+	record Workload(double cpuMs, double blockMs, double sigma, int downstreamPermits) {
+
+		long draw(double meanMs, SplittableRandom random) {
+			if (meanMs <= 0) {
+				return 0;
+			}
+			if (this.sigma == 0) {
+				return (long) (meanMs * MILLI);
+			}
+			double gaussian = gaussian(random);
+			// exp(μ + σZ) has mean e^(μ + σ²/2): choose μ so that the mean is meanMs.
+			return (long) (Math.exp(Math.log(meanMs) - this.sigma * this.sigma / 2 + this.sigma * gaussian) * MILLI);
+		}
+
+		private static double gaussian(SplittableRandom random) {
+			// Box-Muller, so that the draws depend on the seed alone.
+			double u = 1 - random.nextDouble();
+			double v = random.nextDouble();
+			return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+		}
+
+	}
+
+	/**
+	 * One second of one pool.
+	 *
+	 * @param second the second that ended
+	 * @param size the pool's size when it began
+	 * @param maxSize the largest size the pool had during it, the one decided at its end
+	 * included
+	 * @param liveThreads the threads it held at its end, once resized: its new size, or
+	 * more while tasks above a smaller size finish
+	 * @param arrivals tasks offered in it
+	 * @param rejected tasks turned away in it
+	 * @param throughput tasks finished in it
+	 * @param responseMs the response times of those tasks, sorted
+	 * @param queued tasks waiting at its end
+	 * @param cpuLoad the share of the cores in use
+	 * @param nextSize the size decided for the next second
+	 * @param changes the size changes made in it, between windows and at its end
+	 * @param reason why, every change's reason and the window's
+	 */
+	record Sample(int second, int size, int maxSize, int liveThreads, long arrivals, long rejected, long throughput,
+			double[] responseMs, int queued, double cpuLoad, int nextSize, int changes, String reason) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Sample that && toString().equals(that.toString());
+		}
+
+		@Override
+		public int hashCode() {
+			return toString().hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return "Sample[" + this.second + ", size " + this.size + " (max " + this.maxSize + "), live "
+					+ this.liveThreads + ", arrivals " + this.arrivals + ", rejected " + this.rejected + ", throughput "
+					+ this.throughput + ", responses " + Arrays.toString(this.responseMs) + ", queued " + this.queued
+					+ ", next " + this.nextSize + ": " + this.reason + "]";
+		}
+
+	}
+
+	/**
+	 * One change of a pool's size.
+	 *
+	 * @param at when, in seconds of virtual time
+	 * @param from the size before
+	 * @param to the size after
+	 * @param reason why
+	 */
+	record Change(double at, int from, int to, String reason) {
+
+	}
+
+	/**
+	 * What a run did: each pool's samples and size changes, the most live threads the
+	 * pools held together in each second (at any moment: after every resize), and figures
+	 * over a range of seconds.
+	 *
+	 * @param samples each pool's samples, by name
+	 * @param changes each pool's size changes, by name
+	 * @param peakLiveThreads the most live threads of all pools together, second by
+	 * second
+	 */
+	record Run(Map<String, List<Sample>> samples, Map<String, List<Change>> changes, int[] peakLiveThreads) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Run that && this.samples.equals(that.samples) && this.changes.equals(that.changes)
+					&& Arrays.equals(this.peakLiveThreads, that.peakLiveThreads);
+		}
+
+		@Override
+		public int hashCode() {
+			return this.samples.hashCode();
+		}
+
+		List<Sample> of(String pool) {
+			return this.samples.get(pool);
+		}
+
+		/**
+		 * The only pool's size changes.
+		 */
+		List<Change> onlyChanges() {
+			return this.changes.values().iterator().next();
+		}
+
+		/**
+		 * The only pool's samples.
+		 */
+		List<Sample> only() {
+			return this.samples.values().iterator().next();
+		}
+
+		/**
+		 * Mean throughput over seconds {@code from} to {@code to}, both included.
+		 */
+		static double throughput(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to).stream().mapToLong(Sample::throughput).average().orElse(0);
+		}
+
+		/**
+		 * The 99th percentile of every response time in seconds {@code from} to
+		 * {@code to}, both included.
+		 */
+		static double p99ResponseMs(List<Sample> samples, int from, int to) {
+			double[] all = samples.subList(from - 1, to)
+				.stream()
+				.flatMapToDouble((sample) -> Arrays.stream(sample.responseMs()))
+				.sorted()
+				.toArray();
+			return (all.length == 0) ? 0 : all[(int) Math.ceil(all.length * 0.99) - 1];
+		}
+
+		/**
+		 * Changes of size in seconds {@code from} to {@code to}, both included, between
+		 * windows and at their ends.
+		 */
+		static long sizeChanges(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to).stream().mapToLong(Sample::changes).sum();
+		}
+
+		/**
+		 * The largest size in seconds {@code from} to {@code to}, both included, at any
+		 * moment.
+		 */
+		static int largestSize(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to).stream().mapToInt(Sample::maxSize).max().orElse(0);
+		}
+
+		/**
+		 * The smallest size in seconds {@code from} to {@code to}, both included, at any
+		 * moment.
+		 */
+		static int smallestSize(List<Sample> samples, int from, int to) {
+			return samples.subList(from - 1, to)
+				.stream()
+				.mapToInt((sample) -> Math.min(sample.size(), sample.nextSize()))
+				.min()
+				.orElse(0);
+		}
+
+		/**
+		 * The seconds from {@code step} until the pool's size stopped changing before
+		 * {@code end}: 0 when it did not change at all.
+		 */
+		static int settleSeconds(List<Sample> samples, int step, int end) {
+			int lastChange = step;
+			for (Sample sample : samples.subList(step, end)) {
+				if (sample.changes() > 0) {
+					lastChange = sample.second();
+				}
+			}
+			return lastChange - step;
+		}
+
+		/**
+		 * The seconds from {@code at} until a pool first had at least {@code size}
+		 * threads, or infinity when it never had.
+		 */
+		static double secondsToReach(List<Change> changes, double at, int size) {
+			return changes.stream()
+				.filter((change) -> change.at() >= at && change.to() >= size)
+				.mapToDouble((change) -> change.at() - at)
+				.findFirst()
+				.orElse(Double.POSITIVE_INFINITY);
+		}
+
+	}
+
+	/**
+	 * Describes a simulation.
+	 */
+	static final class Builder {
+
+		private int cores = 2;
+
+		private int budget;
+
+		private long seed = 1;
+
+		private boolean modelOnly;
+
+		private boolean pulses = true;
+
+		private final List<SimulatedPool> pools = new ArrayList<>();
+
+		Builder cores(int cores) {
+			this.cores = cores;
+			return this;
+		}
+
+		Builder budget(int budget) {
+			this.budget = budget;
+			return this;
+		}
+
+		Builder seed(long seed) {
+			this.seed = seed;
+			return this;
+		}
+
+		/**
+		 * Size each pool by the sizing model alone, at its current service time, with
+		 * nothing judged: what the tuner's guard is there to prevent.
+		 */
+		Builder modelOnly() {
+			this.modelOnly = true;
+			return this;
+		}
+
+		Builder pool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight) {
+			return pool(name, workload, arrivalRate, bounds, initialSize, weight, TuningMode.AUTO, 600);
+		}
+
+		Builder pool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight, TuningMode mode, int queueCapacity) {
+			this.pools
+				.add(new SimulatedPool(name, workload, arrivalRate, bounds, initialSize, weight, mode, queueCapacity));
+			return this;
+		}
+
+		/**
+		 * Without the tuner's fast path: the windows alone decide.
+		 */
+		Builder withoutPulses() {
+			this.pulses = false;
+			return this;
+		}
+
+		/**
+		 * The same single pool at a fixed size: a static baseline.
+		 */
+		Builder fixedSize(int size) {
+			return fixedSizes(size);
+		}
+
+		/**
+		 * The same pools at fixed sizes, one per pool in order: a static baseline.
+		 */
+		Builder fixedSizes(int... sizes) {
+			List<SimulatedPool> fixed = new ArrayList<>();
+			for (int i = 0; i < this.pools.size(); i++) {
+				SimulatedPool pool = this.pools.get(i);
+				int size = sizes[i];
+				fixed.add(new SimulatedPool(pool.name, pool.workload, pool.arrivalRate,
+						new PoolBounds(size, Math.max(size, 1)), size, pool.weight, TuningMode.MANUAL,
+						pool.queueCapacity));
+			}
+			this.pools.clear();
+			this.pools.addAll(fixed);
+			return this;
+		}
+
+		Run run(int seconds) {
+			return new PoolSimulator(this).run(seconds);
+		}
+
+	}
+
+	private static final class SimulatedPool {
+
+		private final String name;
+
+		private final Workload workload;
+
+		private final DoubleUnaryOperator arrivalRate;
+
+		private final PoolBounds bounds;
+
+		private final int weight;
+
+		private final TuningMode mode;
+
+		private final int queueCapacity;
+
+		private final ArrayDeque<Task> queue = new ArrayDeque<>();
+
+		private final ArrayDeque<Task> downstreamWaiting = new ArrayDeque<>();
+
+		private final List<Sample> samples = new ArrayList<>();
+
+		private final List<Change> changes = new ArrayList<>();
+
+		private int size;
+
+		private long arrivalsTotal;
+
+		private long completionsTotal;
+
+		private int running;
+
+		private int downstreamBusy;
+
+		// Window figures.
+
+		private long arrivals;
+
+		private long rejected;
+
+		private long completions;
+
+		private long serviceNanos;
+
+		private long waitNanos;
+
+		private long cpuNanos;
+
+		private double[] responses = new double[1024];
+
+		private int responseCount;
+
+		private int windowStartSize;
+
+		private int maxSizeInWindow;
+
+		private int changesInWindow;
+
+		private final List<String> pulseReasons = new ArrayList<>();
+
+		SimulatedPool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
+				int initialSize, int weight, TuningMode mode, int queueCapacity) {
+			this.name = name;
+			this.workload = workload;
+			this.arrivalRate = arrivalRate;
+			this.bounds = bounds;
+			this.size = initialSize;
+			this.windowStartSize = initialSize;
+			this.maxSizeInWindow = initialSize;
+			this.weight = weight;
+			this.mode = mode;
+			this.queueCapacity = queueCapacity;
+		}
+
+		int liveThreads() {
+			return Math.max(this.size, this.running);
+		}
+
+		void resetWindow() {
+			this.arrivals = 0;
+			this.rejected = 0;
+			this.completions = 0;
+			this.serviceNanos = 0;
+			this.waitNanos = 0;
+			this.cpuNanos = 0;
+			this.responseCount = 0;
+			this.windowStartSize = this.size;
+			this.maxSizeInWindow = this.size;
+			this.changesInWindow = 0;
+			this.pulseReasons.clear();
+		}
+
+		void respond(double ms) {
+			if (this.responseCount == this.responses.length) {
+				this.responses = Arrays.copyOf(this.responses, this.responseCount * 2);
+			}
+			this.responses[this.responseCount++] = ms;
+		}
+
+	}
+
+	private enum Kind {
+
+		ARRIVAL, NO_ARRIVAL, CPU_DONE, BLOCK_DONE
+
+	}
+
+	private record Event(long at, Kind kind, SimulatedPool pool, Task task, long version,
+			long sequence) implements Comparable<Event> {
+
+		@Override
+		public int compareTo(Event other) {
+			int byTime = Long.compare(this.at, other.at);
+			return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
+		}
+
+	}
+
+	private static final class Task {
+
+		private final SimulatedPool pool;
+
+		private final long submittedAt;
+
+		private final long cpuNanos;
+
+		private final long blockNanos;
+
+		private final long number;
+
+		private long startedAt;
+
+		/**
+		 * The simulator's CPU time given to each task at which this one is done.
+		 */
+		private double cpuDoneAt;
+
+		Task(SimulatedPool pool, long number, long submittedAt, long cpuNanos, long blockNanos) {
+			this.pool = pool;
+			this.number = number;
+			this.submittedAt = submittedAt;
+			this.cpuNanos = cpuNanos;
+			this.blockNanos = blockNanos;
+		}
+
+	}
+
+}
