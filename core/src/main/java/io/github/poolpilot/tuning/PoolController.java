@@ -1,7 +1,5 @@
 package io.github.poolpilot.tuning;
 
-import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.measure.NanoClock;
@@ -11,14 +9,9 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
-import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
-import io.github.poolpilot.tuning.Decision.Cause.Judging;
-import io.github.poolpilot.tuning.Decision.Cause.NoGain;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
-import io.github.poolpilot.tuning.Decision.Cause.Surplus;
-import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -39,15 +32,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * by at most 50 %; a pool that is not saturated but whose tasks wait (a mean queue wait
  * above {@value #WAITING} of S₀) is staffed up to the model's size at once. Neither grows
  * while the process CPU is above {@value #MAX_CPU}. Each step is judged in the next
- * window. A saturated step is kept if the queue drained or throughput rose by at least
- * {@value #MIN_SCALING_EFFICIENCY} of the relative size increase, otherwise reverted,
- * with growth blocked for 30 s, doubling up to 5 min, and only a small probe after that;
- * a shortfall within two standard errors of the windows' throughput (completions counted
- * as Poisson) is judged again over up to {@value #JUDGING_WINDOWS} windows, unless the
- * service time rose with the threads, which says they only waited. A staffing step is
- * reverted when the wait it took off the queue reappeared in the service time. A kept
- * step that raised throughput clearly less than in proportion crossed the knee where
- * threads stop paying: growth then stops half beyond the knee.
+ * window ({@link StepJudge}): kept when throughput rose with the threads, undone with
+ * growth resting otherwise; a step that raised throughput clearly less than in proportion
+ * crossed the knee where threads stop paying: growth then stops half beyond the knee.
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe}):
  * fewer is better while the throughput holds, and the probe that loses throughput finds
@@ -57,10 +44,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * not pay ({@link Backoff}).
  * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
- * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row, the pool shrinks in one
- * step to the most the model needed in those windows. Short lulls do not shrink it, so
- * bursty load does not make the size swing; until then the idle threads are the first the
- * budget takes when another pool needs them ({@link Decision#needed()}).
+ * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row ({@link SurplusRule}),
+ * the pool shrinks in one step to the most the model needed in those windows. Short lulls
+ * do not shrink it, so bursty load does not make the size swing; until then the idle
+ * threads are the first the budget takes when another pool needs them
+ * ({@link Decision#needed()}).
  *
  * @author poolpilot authors
  */
@@ -107,7 +95,7 @@ public final class PoolController {
 
 	private final RecentValues serviceTimes = new RecentValues(BASE_WINDOWS);
 
-	private final RecentValues needs = new RecentValues(SHRINK_WINDOWS);
+	private final SurplusRule surplus = new SurplusRule();
 
 	private final SurgeWatch surges = new SurgeWatch();
 
@@ -115,11 +103,9 @@ public final class PoolController {
 
 	private final DownProbe probes;
 
-	private final Backoff growthRest;
+	private final StepJudge steps;
 
 	private final Knee knee;
-
-	private int surplusWindows;
 
 	/**
 	 * Saturated windows in a row that held the pool's size.
@@ -140,13 +126,6 @@ public final class PoolController {
 
 	private double lastCpuLoad = -1;
 
-	private @Nullable Step step;
-
-	/**
-	 * Whether the next step is a small probe, as after a step that did not pay.
-	 */
-	private boolean probeNext;
-
 	private @Nullable Decision standing;
 
 	/**
@@ -166,8 +145,8 @@ public final class PoolController {
 	 */
 	public PoolController(NanoClock clock) {
 		this.probes = new DownProbe(clock);
-		this.growthRest = new Backoff(clock);
 		this.knee = new Knee(clock);
+		this.steps = new StepJudge(clock, this.knee);
 	}
 
 	/**
@@ -195,9 +174,7 @@ public final class PoolController {
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput);
-		if (window.need >= 0) {
-			this.needs.add(window.need);
-		}
+		this.surplus.needed(window.need);
 		Decision decision = decide(window);
 		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
 		this.standing = decision;
@@ -215,7 +192,7 @@ public final class PoolController {
 		// A cut that shortened the service time, a probe that held: the threads taken
 		// only waited, and more would wait too.
 		if (this.slowdown.relieved()) {
-			restGrowth();
+			this.steps.restGrowth();
 		}
 		KeptStep kept = null;
 		DownProbe.Outcome probe = this.probes.judge(window);
@@ -224,101 +201,31 @@ public final class PoolController {
 				// Every size from the knee to where the probes began served the same:
 				// growth
 				// rests too, from now.
-				blockGrowth();
+				this.steps.blockGrowth();
 				return this.probes.fell(window, probe, this.serviceTimes.min(), this.knee);
 			}
 			kept = probe.kept();
 			if (window.queueing) {
-				restGrowth();
+				this.steps.restGrowth();
 			}
 		}
-		Step step = this.step;
-		if (step != null) {
-			this.step = null;
-			step.measure(window.throughput(), window.completions);
-			Decision undone = judge(step, window);
-			if (undone != null) {
-				return undone;
+		StepJudge.Verdict verdict = this.steps.judge(window);
+		if (verdict != null) {
+			if (verdict.undone() != null) {
+				return verdict.undone();
 			}
-			kept = new KeptStep(step.from, step.to, step.gain(), !window.queueing);
+			kept = verdict.kept();
 		}
 		if (window.saturated()) {
-			this.surplusWindows = 0;
+			this.surplus.reset();
 			return grow(window, kept, surge, probe != null);
 		}
 		Decision staffed = staff(window, kept);
 		if (staffed != null) {
-			this.surplusWindows = 0;
+			this.surplus.reset();
 			return staffed;
 		}
-		return shrinkOrHold(window, kept);
-	}
-
-	/**
-	 * Judge a growth step: return what undoes it or keeps judging it, or {@code null}
-	 * when it is kept.
-	 */
-	private @Nullable Decision judge(Step step, ClosedWindow window) {
-		LittlesLaw law = window.law;
-		if (step.kind == Step.Kind.SURGE) {
-			return null;
-		}
-		if (step.kind == Step.Kind.STAFFING) {
-			double waitChange = law.meanQueueWaitMs() - step.queueWaitMsBefore;
-			double serviceChange = law.meanServiceTimeMs() - step.serviceMsBefore;
-			if (window.completions > 0 && serviceChange > WASTED * Math.max(0, -waitChange)
-					+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore) {
-				return Decision.change(Action.REVERT, window.size, window.bounds.clamp(step.from),
-						new WaitMoved(waitChange, serviceChange, blockGrowth()), null, false);
-			}
-			return null;
-		}
-		double gain = step.gain();
-		double added = step.added();
-		double efficiency = gain / added;
-		if (window.queueing && efficiency < MIN_SCALING_EFFICIENCY) {
-			// The service time rising with the threads says they only waited elsewhere.
-			boolean wasted = step.serviceMsBefore > 0
-					&& law.meanServiceTimeMs() / step.serviceMsBefore - 1 >= WASTED * added;
-			// Otherwise keep judging while the shortfall is within two standard errors of
-			// the windows' throughput and the step has had fewer than three.
-			if (!wasted && (gain + 2 * step.relativeError()) / added >= MIN_SCALING_EFFICIENCY
-					&& step.windows < JUDGING_WINDOWS) {
-				this.step = step;
-				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
-			}
-			return Decision.change(Action.REVERT, step.to, window.bounds.clamp(step.from),
-					new NoGain(gain, added, blockGrowth()), null, false);
-		}
-		this.growthRest.reset();
-		if (window.queueing && efficiency < KNEE_EFFICIENCY) {
-			// It crossed the knee, where threads stop paying: the new throughput needs
-			// only about from · X₁/X₀ of them.
-			this.knee.learn(step.from * (1 + gain));
-		}
-		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()) {
-			this.knee.forget();
-		}
-		return null;
-	}
-
-	/**
-	 * Block growth after a step that did not pay, for longer each time, and make the next
-	 * step a small probe.
-	 * @return how long growth is blocked
-	 */
-	private Duration blockGrowth() {
-		this.probeNext = true;
-		return this.growthRest.take();
-	}
-
-	/**
-	 * Block growth as after a step that did not pay, unless it is blocked already.
-	 */
-	private void restGrowth() {
-		if (!this.growthRest.resting()) {
-			blockGrowth();
-		}
+		return this.surplus.shrinkOrHold(window, kept);
 	}
 
 	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {
@@ -337,13 +244,10 @@ public final class PoolController {
 		// A little beyond the need, so that its noise does not ask for one more step.
 		int target = window.need + Math.max(1, window.need / 10);
 		int most = Math.max(Math.min((int) Math.ceil(size * MAX_GROWTH), this.knee.cap()), surge);
-		if (this.probeNext) {
-			most = Math.min(most, size + Math.max(1, size / 10));
-			this.probeNext = false;
-		}
+		most = this.steps.limit(size, most);
 		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
-		this.step = new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs());
+		this.steps.take(new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
+				window.serviceMs(), window.law.meanQueueWaitMs()));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
 	}
 
@@ -364,8 +268,8 @@ public final class PoolController {
 		if (window.cpuLoad > MAX_CPU) {
 			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
 		}
-		if (this.growthRest.resting()) {
-			return Decision.hold(size, new GrowthBlocked(this.growthRest.remaining()), kept, false);
+		if (this.steps.resting()) {
+			return Decision.hold(size, new GrowthBlocked(this.steps.remaining()), kept, false);
 		}
 		if (window.need <= size) {
 			return Decision.hold(size, new Queueing(window.busy, window.need), kept, true);
@@ -383,41 +287,17 @@ public final class PoolController {
 	private @Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept) {
 		int size = window.size;
 		boolean waiting = window.law.meanQueueWaitMs() > WAITING * window.baseServiceMs;
-		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.growthRest.resting()) {
+		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.steps.resting()) {
 			return null;
 		}
 		int target = window.bounds.clamp(Math.min(window.need, this.knee.cap()));
 		if (target <= size) {
 			return null;
 		}
-		this.step = new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs());
+		this.steps.take(new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
+				window.serviceMs(), window.law.meanQueueWaitMs()));
 		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
 				true);
-	}
-
-	private Decision shrinkOrHold(ClosedWindow window, @Nullable KeptStep kept) {
-		int size = window.size;
-		int deadBand = Math.max(2, size / 5);
-		// A window in which tasks arrived and none ended says nothing of a surplus: its
-		// tasks may all be stuck, whatever the model staffs at the base service time.
-		boolean unknown = window.completions == 0 && window.law.arrivalRate() > 0;
-		this.surplusWindows = (!unknown && window.need >= 0 && window.need <= size - deadBand) ? this.surplusWindows + 1
-				: 0;
-		if (this.surplusWindows >= SHRINK_WINDOWS) {
-			int peak = (int) this.needs.max();
-			int target = window.bounds.clamp(Math.max(1, peak));
-			if (target < size) {
-				this.surplusWindows = 0;
-				return Decision.change(Action.SHRINK, size, target, new Surplus(peak, SHRINK_WINDOWS), kept, true);
-			}
-		}
-		if (window.need < 0) {
-			return Decision.hold(size, new Busy(window.busy, null), kept, true);
-		}
-		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.busy)));
-		return new Decision(Action.HOLD, size, size, new Busy(window.busy, window.need), kept, null, needed, true,
-				false);
 	}
 
 	/**
@@ -438,13 +318,11 @@ public final class PoolController {
 		if (surge == null) {
 			return null;
 		}
-		Step pending = this.step;
-		this.step = (pending != null && pending.kind == Step.Kind.SURGE) ? pending.to(surge.threads())
-				: new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput, this.lastCompletions,
-						this.lastServiceMs, this.lastQueueWaitMs);
+		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
+				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));
 		this.probes.cancel();
 		this.slowdown.cancel();
-		this.surplusWindows = 0;
+		this.surplus.reset();
 		this.surgeWant = surge.threads();
 		this.standing = surge;
 		return surge;
@@ -483,10 +361,7 @@ public final class PoolController {
 	 */
 	public void applied(int threads) {
 		this.appliedSize = threads;
-		Step step = this.step;
-		if (step != null && threads != step.to) {
-			this.step = (threads > step.from) ? step.to(threads) : null;
-		}
+		this.steps.applied(threads);
 		this.probes.applied(threads);
 	}
 

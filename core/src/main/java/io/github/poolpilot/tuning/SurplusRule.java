@@ -1,0 +1,69 @@
+package io.github.poolpilot.tuning;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Busy;
+import io.github.poolpilot.tuning.Decision.Cause.Surplus;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+
+/**
+ * Shrinks a pool that had more threads than its load needs: when the model needed fewer
+ * threads than the pool has (beyond a dead band of a fifth) for
+ * {@value PoolController#SHRINK_WINDOWS} windows in a row, the pool shrinks in one step
+ * to the most the model needed in those windows. Short lulls do not shrink it, so bursty
+ * load does not make the size swing.
+ *
+ * @author poolpilot authors
+ */
+final class SurplusRule {
+
+	private final RecentValues needs = new RecentValues(PoolController.SHRINK_WINDOWS);
+
+	private int surplusWindows;
+
+	/**
+	 * Remember what the model needed in a window, when it knew.
+	 */
+	void needed(int need) {
+		if (need >= 0) {
+			this.needs.add(need);
+		}
+	}
+
+	/**
+	 * Start counting surplus windows again: the pool needed all it had, or more.
+	 */
+	void reset() {
+		this.surplusWindows = 0;
+	}
+
+	/**
+	 * Shrink the pool after enough windows of surplus, else hold it.
+	 */
+	Decision shrinkOrHold(ClosedWindow window, @Nullable KeptStep kept) {
+		int size = window.size;
+		int deadBand = Math.max(2, size / 5);
+		// A window in which tasks arrived and none ended says nothing of a surplus: its
+		// tasks may all be stuck, whatever the model staffs at the base service time.
+		boolean unknown = window.completions == 0 && window.law.arrivalRate() > 0;
+		this.surplusWindows = (!unknown && window.need >= 0 && window.need <= size - deadBand) ? this.surplusWindows + 1
+				: 0;
+		if (this.surplusWindows >= PoolController.SHRINK_WINDOWS) {
+			int peak = (int) this.needs.max();
+			int target = window.bounds.clamp(Math.max(1, peak));
+			if (target < size) {
+				this.surplusWindows = 0;
+				return Decision.change(Action.SHRINK, size, target, new Surplus(peak, PoolController.SHRINK_WINDOWS),
+						kept, true);
+			}
+		}
+		if (window.need < 0) {
+			return Decision.hold(size, new Busy(window.busy, null), kept, true);
+		}
+		int needed = Math.min(size, Math.max(window.need, (int) Math.ceil(window.busy)));
+		return new Decision(Action.HOLD, size, size, new Busy(window.busy, window.need), kept, null, needed, true,
+				false);
+	}
+
+}
