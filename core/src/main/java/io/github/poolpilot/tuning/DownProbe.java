@@ -11,12 +11,14 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 
 /**
  * One pool's probes down, the Vegas rule on whole windows: a saturated pool that does not
- * grow tries a quarter fewer threads; if its throughput holds (within
- * {@value #TOLERANCE}) fewer is better, and the next probe follows; if it falls, the
- * probe went below the knee, whose service time is then the base S₀ uncongested, and the
- * knee is X·S₀ threads. The next probe then rests ({@link Backoff}). No probe goes below
- * the threads the CPU time alone keeps busy, nor starts near a knee already seen, nor in
- * a pool offered less than it serves (one that drains a backlog).
+ * grow tries a quarter fewer threads; if its throughput holds (within {@value #TOLERANCE}
+ * of the mean of the last {@value #BASELINE_WINDOWS} windows, so that one window's noise
+ * on a loaded machine is not taken for a fall) fewer is better, and the next probe
+ * follows; if it falls, the probe went below the knee, whose service time is then the
+ * base S₀ uncongested, and the knee is X·S₀ threads. The next probe then rests
+ * ({@link Backoff}). No probe goes below the threads the CPU time alone keeps busy, nor
+ * starts near a knee already seen, nor in a pool offered less than it serves (one that
+ * drains a backlog).
  *
  * @author poolpilot authors
  */
@@ -25,6 +27,10 @@ final class DownProbe {
 	static final double CUT = 0.25;
 
 	static final double TOLERANCE = 0.05;
+
+	static final int BASELINE_WINDOWS = 3;
+
+	private final RecentValues throughputs = new RecentValues(BASELINE_WINDOWS);
 
 	private final Backoff rest;
 
@@ -43,11 +49,15 @@ final class DownProbe {
 		Pending pending = this.pending;
 		this.pending = null;
 		if (pending == null) {
+			this.throughputs.add(window.throughput());
 			return null;
 		}
 		double change = (pending.throughputBefore > 0) ? window.throughput() / pending.throughputBefore - 1 : 0;
-		return new Outcome(pending.from, pending.to, pending.throughputBefore, change,
-				window.queueing && change < -TOLERANCE, !window.queueing);
+		boolean fell = window.queueing && change < -TOLERANCE;
+		if (!fell) {
+			this.throughputs.add(window.throughput());
+		}
+		return new Outcome(pending.from, pending.to, pending.throughputBefore, change, fell, !window.queueing);
 	}
 
 	/**
@@ -76,8 +86,9 @@ final class DownProbe {
 		if (target >= size) {
 			return null;
 		}
-		this.pending = new Pending(size, target, law.throughput());
-		return Decision.change(Action.SHRINK, size, target, new ProbingDown(law.throughput(), window.serviceMs()), kept,
+		double throughput = this.throughputs.mean();
+		this.pending = new Pending(size, target, throughput);
+		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
 	}
 

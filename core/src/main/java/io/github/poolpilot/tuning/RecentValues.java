@@ -3,7 +3,7 @@ package io.github.poolpilot.tuning;
 import java.util.Arrays;
 
 /**
- * The last few values of a figure, for its least and its largest.
+ * The last few values of a figure, for its least, its largest and its mean.
  *
  * @author poolpilot authors
  */
@@ -28,6 +28,10 @@ final class RecentValues {
 
 	double max() {
 		return (this.count == 0) ? Double.NaN : Arrays.stream(this.values, 0, filled()).max().getAsDouble();
+	}
+
+	double mean() {
+		return (this.count == 0) ? Double.NaN : Arrays.stream(this.values, 0, filled()).average().getAsDouble();
 	}
 
 	private int filled() {
