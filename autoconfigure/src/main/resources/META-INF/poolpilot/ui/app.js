@@ -98,6 +98,10 @@
 		});
 		auto.addEventListener('click', function () { change(view, { tuning: 'auto' }); });
 		manual.addEventListener('click', function () { change(view, { tuning: 'manual' }); });
+		// What a person typed stays until they send it.
+		[core, max].forEach(function (input) {
+			input.addEventListener('input', function () { view.editing = true; });
+		});
 		view.inputs = { core: core, max: max, message: message };
 		return box;
 	}
@@ -182,7 +186,7 @@
 			span.appendChild(el('b', {}, String(f[1])));
 			view.figures.appendChild(span);
 		});
-		if (view.inputs && document.activeElement !== view.inputs.core && document.activeElement !== view.inputs.max) {
+		if (view.inputs && !view.editing) {
 			view.inputs.core.value = pool.corePoolSize;
 			view.inputs.max.value = pool.maxPoolSize;
 		}

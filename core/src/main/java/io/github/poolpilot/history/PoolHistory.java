@@ -40,6 +40,8 @@ public class PoolHistory {
 
 	private final int capacity;
 
+	private final long spacingMillis;
+
 	private final long minSpacingNanos;
 
 	private final NanoClock clock;
@@ -70,13 +72,15 @@ public class PoolHistory {
 	 * read its present value
 	 */
 	public PoolHistory(Duration retention, Duration window, NanoClock clock, long originEpochMillis) {
-		if (window.isNegative() || window.isZero() || retention.compareTo(window) < 0) {
+		if (window.isNegative() || window.isZero() || retention.isNegative() || retention.isZero()) {
 			throw new IllegalArgumentException(
-					"retention must be at least one window (" + window + ") but was " + retention);
+					"window and retention must be positive but were " + window + " and " + retention);
 		}
 		long spacing = Math.max(window.toNanos(), SECOND);
 		this.retention = retention;
-		this.capacity = (int) Math.min(Integer.MAX_VALUE, (retention.toNanos() + spacing - 1) / spacing);
+		this.spacingMillis = spacing / 1_000_000;
+		// A window longer than the retention still keeps its last sample.
+		this.capacity = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (retention.toNanos() + spacing - 1) / spacing));
 		// A window that closes a little early still counts as the next second's.
 		this.minSpacingNanos = (window.toNanos() >= SECOND) ? 0 : SECOND - window.toNanos() / 2;
 		this.clock = clock;
@@ -160,7 +164,7 @@ public class PoolHistory {
 	 * @return each pool's history, by name in order
 	 */
 	public Map<String, PoolRecord> read(long afterEpochMillis) {
-		long notBefore = now() - this.retention.toMillis();
+		long notBefore = now() - Math.max(this.retention.toMillis(), this.spacingMillis);
 		Map<String, PoolRecord> read = new LinkedHashMap<>();
 		this.pools.keySet().stream().sorted().forEach((name) -> {
 			Rings rings = this.pools.get(name);

@@ -143,10 +143,18 @@ class PoolHistoryTests {
 	}
 
 	@Test
-	void aRetentionShorterThanAWindowIsRefused() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new PoolHistory(Duration.ofSeconds(1), Duration.ofSeconds(2), this.clock, ORIGIN))
-			.withMessageContaining("retention must be at least one window");
+	void aWindowLongerThanTheRetentionKeepsItsLastSample() {
+		PoolHistory history = new PoolHistory(Duration.ofHours(1), this.clock, ORIGIN);
+		assertThat(history.capacity()).isOne();
+		history.record(snapshot("talk", 1, 0), false);
+		this.clock.advance(Duration.ofMinutes(30));
+		assertThat(history.read(Long.MIN_VALUE).get("talk").samples().activeCount).containsExactly(1);
+	}
+
+	@Test
+	void aWindowThatIsNotPositiveIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new PoolHistory(Duration.ZERO, this.clock, ORIGIN))
+			.withMessageContaining("window and retention must be positive");
 	}
 
 	static Decision decision(int from, int to) {
