@@ -28,7 +28,7 @@ public record HistoryDescriptor(long now, long retentionSeconds, int capacity,
 	static HistoryDescriptor of(PoolHistory history, long after) {
 		long now = history.now();
 		Map<String, PoolHistoryDescriptor> pools = new LinkedHashMap<>();
-		history.read(after).forEach((name, record) -> pools.put(name, PoolHistoryDescriptor.of(record)));
+		history.read(after, now).forEach((name, record) -> pools.put(name, PoolHistoryDescriptor.of(record)));
 		return new HistoryDescriptor(now, history.retention().toSeconds(), history.capacity(), pools);
 	}
 

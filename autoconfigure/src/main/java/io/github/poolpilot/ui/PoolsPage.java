@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -50,6 +51,8 @@ public class PoolsPage implements HttpRequestHandler {
 
 	private final String template;
 
+	private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
+
 	/**
 	 * Create the page.
 	 * @param path where it is served, such as {@code /poolpilot}
@@ -88,7 +91,7 @@ public class PoolsPage implements HttpRequestHandler {
 			Asset asset = ASSETS.get(name);
 			response.setContentType(asset.contentType() + ";charset=UTF-8");
 			response.setHeader("Cache-Control", "max-age=3600");
-			response.getOutputStream().write(read(asset.location()));
+			response.getOutputStream().write(this.assets.computeIfAbsent(name, (key) -> read(asset.location())));
 		}
 		else {
 			response.sendError(HttpStatus.NOT_FOUND.value());

@@ -41,13 +41,14 @@ final class DecisionRing {
 		this.size = Math.min(this.size + 1, this.decisions.length);
 	}
 
-	synchronized List<TimedDecision> read(long afterEpochMillis, long notBeforeEpochMillis) {
+	synchronized List<TimedDecision> read(long afterEpochMillis, long notBeforeEpochMillis, long upToEpochMillis) {
 		List<TimedDecision> read = new ArrayList<>();
 		int first = Math.floorMod(this.next - this.size, this.decisions.length);
 		for (int k = 0; k < this.size; k++) {
 			int i = (first + k) % this.decisions.length;
 			Decision decision = this.decisions[i];
-			if (decision != null && this.time[i] > afterEpochMillis && this.time[i] >= notBeforeEpochMillis) {
+			if (decision != null && this.time[i] > afterEpochMillis && this.time[i] >= notBeforeEpochMillis
+					&& this.time[i] <= upToEpochMillis) {
 				read.add(new TimedDecision(this.time[i], decision));
 			}
 		}

@@ -164,13 +164,26 @@ public class PoolHistory {
 	 * @return each pool's history, by name in order
 	 */
 	public Map<String, PoolRecord> read(long afterEpochMillis) {
-		long notBefore = now() - Math.max(this.retention.toMillis(), this.spacingMillis);
+		return read(afterEpochMillis, now());
+	}
+
+	/**
+	 * Read every pool's samples and decisions recorded after a time and up to another,
+	 * within the retention, oldest first: reading again after {@code upToEpochMillis}
+	 * gives what came next, nothing twice.
+	 * @param afterEpochMillis only what was recorded after this; {@code Long.MIN_VALUE}
+	 * for everything
+	 * @param upToEpochMillis only what was recorded up to this, such as {@link #now()}
+	 * @return each pool's history, by name in order
+	 */
+	public Map<String, PoolRecord> read(long afterEpochMillis, long upToEpochMillis) {
+		long notBefore = upToEpochMillis - Math.max(this.retention.toMillis(), this.spacingMillis);
 		Map<String, PoolRecord> read = new LinkedHashMap<>();
 		this.pools.keySet().stream().sorted().forEach((name) -> {
 			Rings rings = this.pools.get(name);
 			if (rings != null) {
-				read.put(name, new PoolRecord(rings.samples.read(afterEpochMillis, notBefore),
-						rings.decisions.read(afterEpochMillis, notBefore)));
+				read.put(name, new PoolRecord(rings.samples.read(afterEpochMillis, notBefore, upToEpochMillis),
+						rings.decisions.read(afterEpochMillis, notBefore, upToEpochMillis)));
 			}
 		});
 		return read;

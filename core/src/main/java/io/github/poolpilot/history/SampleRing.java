@@ -128,9 +128,10 @@ final class SampleRing {
 	}
 
 	/**
-	 * Copy the samples taken after a time and no older than another, oldest first.
+	 * Copy the samples taken after a time, no older than another and up to a third,
+	 * oldest first.
 	 */
-	synchronized Samples read(long afterEpochMillis, long notBeforeEpochMillis) {
+	synchronized Samples read(long afterEpochMillis, long notBeforeEpochMillis, long upToEpochMillis) {
 		int capacity = this.time.length;
 		int first = Math.floorMod(this.next - this.size, capacity);
 		int skip = 0;
@@ -141,7 +142,10 @@ final class SampleRing {
 			}
 			skip++;
 		}
-		int n = this.size - skip;
+		int n = 0;
+		while (skip + n < this.size && this.time[(first + skip + n) % capacity] <= upToEpochMillis) {
+			n++;
+		}
 		Samples samples = new Samples(n);
 		for (int k = 0; k < n; k++) {
 			int i = (first + skip + k) % capacity;

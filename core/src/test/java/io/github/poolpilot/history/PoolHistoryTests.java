@@ -107,6 +107,17 @@ class PoolHistoryTests {
 	}
 
 	@Test
+	void readingUpToATimeLeavesWhatCameLaterForTheNextRead() {
+		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
+		history.record(snapshot("talk", 1, 0), false);
+		long now = history.now();
+		this.clock.advance(Duration.ofSeconds(1));
+		history.record(snapshot("talk", 2, 0), false);
+		assertThat(history.read(Long.MIN_VALUE, now).get("talk").samples().activeCount).containsExactly(1);
+		assertThat(history.read(now, history.now()).get("talk").samples().activeCount).containsExactly(2);
+	}
+
+	@Test
 	void nothingOlderThanTheRetentionIsRead() {
 		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
 		history.record(snapshot("talk", 1, 0), false);
