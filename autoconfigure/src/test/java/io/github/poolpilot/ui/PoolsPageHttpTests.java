@@ -113,7 +113,7 @@ class PoolsPageHttpTests {
 		org.assertj.core.api.Assertions.assertThatException()
 			.isThrownBy(() -> start(EXPOSED, "poolpilot.ui.path=poolpilot/",
 					// The failure is the point: no report of it in the test's log.
-					"logging.level.org.springframework.boot.diagnostics=off"))
+					"logging.level.root=off"))
 			.havingRootCause()
 			.withMessageContaining("'poolpilot.ui.path'")
 			.withMessageContaining("must start with '/'");
