@@ -5,6 +5,8 @@ import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.poolpilot.history.HistoryFeed;
+import io.github.poolpilot.history.PoolHistory;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -35,7 +37,7 @@ import org.springframework.core.env.Environment;
  * @author poolpilot authors
  */
 @AutoConfiguration(after = TaskExecutionAutoConfiguration.class)
-@EnableConfigurationProperties(PoolpilotProperties.class)
+@EnableConfigurationProperties({ PoolpilotProperties.class, PoolpilotUiProperties.class })
 public final class PoolpilotAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(PoolpilotAutoConfiguration.class);
@@ -133,9 +135,33 @@ public final class PoolpilotAutoConfiguration {
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	@ConditionalOnMissingBean
-	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner) {
-		return new PoolSampler(registry, properties.getMeasurement().getWindow(), tuner::tick,
+	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner,
+			ObjectProvider<HistoryFeed> history) {
+		HistoryFeed feed = history.getIfAvailable();
+		Runnable afterWindow = (feed != null) ? () -> {
+			tuner.tick();
+			feed.afterWindow();
+		} : tuner::tick;
+		return new PoolSampler(registry, properties.getMeasurement().getWindow(), afterWindow,
 				properties.getTuning().getFastPathInterval(), tuner::pulse);
+	}
+
+	/**
+	 * The last ten minutes of every pool, for the live page and its JSON: kept only while
+	 * the page may be served.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
+	PoolHistory poolpilotPoolHistory(PoolpilotProperties properties) {
+		return new PoolHistory(properties.getMeasurement().getWindow(), NanoClock.SYSTEM, System.currentTimeMillis());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
+	HistoryFeed poolpilotHistoryFeed(PoolHistory history, PoolRegistry registry, Tuner tuner) {
+		return new HistoryFeed(history, registry, tuner);
 	}
 
 }

@@ -1,0 +1,196 @@
+package io.github.poolpilot.ui;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.OS;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Drives the live page in a real headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}) against a running application under load. Without them the
+ * tests fail on CI ({@code CI=true}) and are skipped with a warning elsewhere.
+ *
+ * @author poolpilot authors
+ */
+class PoolsPageBrowserTests {
+
+	private static final Path CHROMIUM = Path.of(System.getProperty("poolpilot.chromium", "/usr/bin/chromium"));
+
+	private static final Path CHROMEDRIVER = Path
+		.of(System.getProperty("poolpilot.chromedriver", "/usr/bin/chromedriver"));
+
+	private ConfigurableApplicationContext app;
+
+	private ChromeDriver browser;
+
+	private ScheduledExecutorService load;
+
+	@BeforeAll
+	static void chromiumIsThere() {
+		boolean there = OS.LINUX.isCurrentOs() && Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+		if (!there && "true".equals(System.getenv("CI"))) {
+			fail("Chromium is missing (" + CHROMIUM + ", " + CHROMEDRIVER
+					+ "): apt-get install -y chromium chromium-driver; .ci/run installs them");
+		}
+		if (!there) {
+			System.err.println("WARNING: the live page's browser tests are SKIPPED: no " + CHROMIUM + " and "
+					+ CHROMEDRIVER + " (apt-get install -y chromium chromium-driver)");
+		}
+		assumeThat(there).as("Chromium and its driver are installed").isTrue();
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.browser != null) {
+			this.browser.quit();
+		}
+		if (this.load != null) {
+			this.load.shutdownNow();
+		}
+		if (this.app != null) {
+			this.app.close();
+		}
+	}
+
+	@Test
+	void thePageShowsThePoolsWithAGrowingSeriesAndAResizeThroughItChangesTheEndpoint() throws IOException {
+		open("management.endpoint.threadpools.access=unrestricted");
+		WebElement talk = await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.browser.findElements(By.cssSelector("section.pool[data-pool='talk']")),
+					(found) -> !found.isEmpty())
+			.get(0);
+		assertThat(this.browser.findElements(By.cssSelector("section.pool[data-pool='report']"))).hasSize(1);
+		int samples = await().atMost(Duration.ofSeconds(20)).until(() -> samples(talk), (n) -> n >= 2);
+		await().atMost(Duration.ofSeconds(20)).until(() -> samples(talk) > samples);
+		assertThat(this.browser.findElements(By.cssSelector("#budget-bar span.live[data-pool='talk']"))).hasSize(1);
+		assertThat(talk.findElements(By.cssSelector(".chart canvas"))).hasSize(6);
+		assertThat(this.browser.findElement(By.id("access")).getText()).isEqualTo("changes allowed");
+		screenshot();
+
+		WebElement core = talk.findElement(By.name("corePoolSize"));
+		WebElement max = talk.findElement(By.name("maxPoolSize"));
+		core.clear();
+		core.sendKeys("3");
+		max.clear();
+		max.sendKeys("3");
+		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
+		ManagedPool pool = this.app.getBean(PoolRegistry.class).get("talk");
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.maxPoolSize() == 3 && pool.corePoolSize() == 3);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("manual"));
+		talk.findElement(By.cssSelector("button[data-action='auto']")).click();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("auto"));
+
+		core.clear();
+		core.sendKeys("9");
+		max.clear();
+		max.sendKeys("2");
+		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> talk.findElement(By.cssSelector(".controls .message")).getText(),
+					(message) -> message.contains("corePoolSize"));
+	}
+
+	@Test
+	void withReadOnlyAccessThePageHasNoControls() {
+		open();
+		WebElement talk = await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.browser.findElements(By.cssSelector("section.pool[data-pool='talk']")),
+					(found) -> !found.isEmpty())
+			.get(0);
+		await().atMost(Duration.ofSeconds(20)).until(() -> samples(talk) >= 1);
+		assertThat(this.browser.findElements(By.cssSelector(".controls"))).isEmpty();
+		assertThat(this.browser.findElements(By.tagName("button"))).isEmpty();
+		assertThat(this.browser.findElements(By.tagName("input"))).isEmpty();
+		assertThat(this.browser.findElement(By.id("access")).getText()).isEqualTo("read-only");
+	}
+
+	private void open(String... properties) {
+		String[] all = new String[properties.length + 4];
+		all[0] = "management.endpoints.web.exposure.include=threadpools";
+		all[1] = "poolpilot.pools.report.max-threads=4";
+		all[2] = "poolpilot.pools.talk.queue-capacity=20";
+		// Selenium warns that the system Chromium is newer than the CDP versions it
+		// knows;
+		// nothing here uses CDP.
+		all[3] = "logging.level.org.openqa.selenium=error";
+		System.arraycopy(properties, 0, all, 4, properties.length);
+		this.app = PoolsPageHttpTests.start(all);
+		ThreadPoolTaskExecutor talk = this.app.getBean("talk", ThreadPoolTaskExecutor.class);
+		this.load = Executors.newSingleThreadScheduledExecutor();
+		// About 150 tasks a second of 20 ms each: more than four threads serve.
+		this.load.scheduleAtFixedRate(() -> {
+			for (int i = 0; i < 3; i++) {
+				try {
+					talk.execute(() -> sleep(20));
+				}
+				catch (TaskRejectedException ex) {
+					// The refusals are part of the picture.
+				}
+			}
+		}, 0, 20, TimeUnit.MILLISECONDS);
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+			.usingAnyFreePort()
+			.withLogOutput(OutputStream.nullOutputStream())
+			.build();
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM.toFile());
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+				"--disable-component-update", "--disable-sync", "--window-size=1400,1800");
+		this.browser = new ChromeDriver(service, options);
+		this.browser.get("http://localhost:" + PoolsPageHttpTests.port(this.app, "local.server.port") + "/poolpilot/");
+	}
+
+	private static int samples(WebElement pool) {
+		String samples = pool.getDomAttribute("data-samples");
+		return (samples != null) ? Integer.parseInt(samples) : 0;
+	}
+
+	/**
+	 * Save what the page looks like: into target/, or where
+	 * {@code -Dpoolpilot.ui.screenshot} says (the documentation's image).
+	 */
+	private void screenshot() throws IOException {
+		Path to = Path.of(System.getProperty("poolpilot.ui.screenshot", "target/poolpilot-ui.png"));
+		Files.createDirectories(to.toAbsolutePath().getParent());
+		Files.write(to, this.browser.getScreenshotAs(OutputType.BYTES));
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
