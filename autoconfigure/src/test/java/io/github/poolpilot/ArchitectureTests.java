@@ -31,7 +31,7 @@ class ArchitectureTests {
 
 	private static final String[] CORE = { "io.github.poolpilot.measure..", "io.github.poolpilot.budget..",
 			"io.github.poolpilot.pool..", "io.github.poolpilot.guard..", "io.github.poolpilot.execution..",
-			"io.github.poolpilot.tuning.." };
+			"io.github.poolpilot.tuning..", "io.github.poolpilot.cluster.." };
 
 	@Test
 	void thePlainJavaRoomsImportNoSpringAndNoMetricsOrResilienceLibrary() {
@@ -64,24 +64,28 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.execution..")
 			.layer("tuning")
 			.definedBy("io.github.poolpilot.tuning..")
+			.layer("cluster")
+			.definedBy("io.github.poolpilot.cluster..")
 			.layer("spring")
 			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
 					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.task..",
-					"io.github.poolpilot.resilience..")
+					"io.github.poolpilot.resilience..", "io.github.poolpilot.redis..")
 			.whereLayer("spring")
 			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("tuning")
+			.mayOnlyBeAccessedByLayers("spring")
+			.whereLayer("cluster")
 			.mayOnlyBeAccessedByLayers("spring")
 			.whereLayer("execution")
 			.mayOnlyBeAccessedByLayers("spring")
 			.whereLayer("guard")
 			.mayOnlyBeAccessedByLayers("execution", "spring")
 			.whereLayer("pool")
-			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "spring")
+			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "cluster", "spring")
 			.whereLayer("budget")
-			.mayOnlyBeAccessedByLayers("pool", "tuning", "spring")
+			.mayOnlyBeAccessedByLayers("pool", "tuning", "cluster", "spring")
 			.whereLayer("measure")
-			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "spring")
+			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "cluster", "spring")
 			.check(CLASSES);
 	}
 

@@ -46,6 +46,10 @@ public final class PoolLease {
 
 	private boolean fallback;
 
+	private int fallbackShare;
+
+	private long fellBackAt;
+
 	private boolean failing;
 
 	private List<InstanceEntry> others = List.of();
@@ -159,20 +163,31 @@ public final class PoolLease {
 
 	/**
 	 * Fall back to a share of the pool's own once its lease expired unrenewed; the others
-	 * may take the lease then. Nothing happens while the lease is alive.
+	 * may take the lease then. A pool whose lease was above the share shrinks to it at
+	 * once; one below it grows to it only a time to live later, when the others have
+	 * fallen back too and their pools shrunk. Nothing happens while the lease is alive.
 	 * @param listener told when the pool falls back
 	 */
 	public void expire(ClusterListener listener) {
 		int share;
 		synchronized (this) {
-			long renewedAt = this.renewedAt;
-			if (this.fallback || renewedAt == NEVER || this.clock.nanoTime() - renewedAt < this.ttlNanos) {
+			long now = this.clock.nanoTime();
+			if (this.fallback) {
+				if (this.lease < this.fallbackShare && now - this.fellBackAt >= this.ttlNanos) {
+					this.pool.setCeiling(this.fallbackShare);
+					this.lease = this.fallbackShare;
+				}
+				return;
+			}
+			if (this.renewedAt == NEVER || now - this.renewedAt < this.ttlNanos) {
 				return;
 			}
 			share = LeasePlanner.fallback(this.limit, this.localShare, this.others.size() + 1,
 					this.beforeFirstExchange);
-			this.pool.setCeiling(share);
-			this.lease = share;
+			this.fallbackShare = share;
+			this.fellBackAt = now;
+			this.lease = Math.min(this.lease, share);
+			this.pool.setCeiling(this.lease);
 			this.fallback = true;
 			this.state = ClusterState.DEGRADED;
 		}

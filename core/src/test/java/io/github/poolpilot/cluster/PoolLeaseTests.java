@@ -189,6 +189,27 @@ class PoolLeaseTests {
 	}
 
 	@Test
+	void aPoolBelowItsFallbackShareGrowsToItOnlyATimeToLiveAfterFallingBack() {
+		PoolLease a = lease("a", 0);
+		PoolLease b = lease("b", 0);
+		a.exchange(this.store, new InstanceDemand(50, 50), this.listener);
+		b.exchange(this.store, new InstanceDemand(10, 10), this.listener);
+		b.exchange(this.store, new InstanceDemand(10, 10), this.listener);
+		this.store.reachable(false);
+		this.clock.advance(Duration.ofSeconds(3));
+		b.expire(this.listener);
+		assertThat(b.lease()).isEqualTo(10);
+		assertThat(b.status().fallback()).isTrue();
+		this.clock.advance(Duration.ofMillis(2900));
+		b.expire(this.listener);
+		assertThat(b.lease()).isEqualTo(10);
+		this.clock.advance(Duration.ofMillis(100));
+		b.expire(this.listener);
+		assertThat(b.lease()).isEqualTo(30);
+		assertThat(b.pool().ceiling()).isEqualTo(30);
+	}
+
+	@Test
 	void theFallbackIsTheLocalShareWhenOneIsConfigured() {
 		PoolLease a = lease("a", 5);
 		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
