@@ -79,24 +79,33 @@ class ClusterControlLoop implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		if (halt()) {
+		ScheduledExecutorService scheduler = halt();
+		if (scheduler != null) {
+			try {
+				// An exchange under way would record the lease again after its release.
+				scheduler.awaitTermination(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 			this.coordinator.release();
 		}
 	}
 
 	/**
 	 * Stop exchanging without releasing the leases, as a process that was killed: the
-	 * others take them once they expired.
-	 * @return whether the loop was running
+	 * others take them once they expired. An exchange under way ends first, without
+	 * interruption, so that the Redis connection stays sound.
+	 * @return the stopped scheduler, or {@code null} when the loop was not running
 	 */
-	synchronized boolean halt() {
+	synchronized @Nullable ScheduledExecutorService halt() {
 		ScheduledExecutorService scheduler = this.scheduler;
 		if (scheduler == null) {
-			return false;
+			return null;
 		}
-		scheduler.shutdownNow();
+		scheduler.shutdown();
 		this.scheduler = null;
-		return true;
+		return scheduler;
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -45,28 +46,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 @AutoConfiguration(after = PoolpilotAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass({ StringRedisTemplate.class, RedisConnectionFactory.class })
 @ConditionalOnBooleanProperty("poolpilot.cluster.enabled")
 @EnableConfigurationProperties(PoolpilotClusterProperties.class)
 public final class PoolpilotClusterAutoConfiguration {
-
-	@Bean
-	@ConditionalOnMissingBean
-	ClusterCoordinator poolpilotClusterCoordinator(PoolpilotClusterProperties cluster, PoolpilotProperties properties,
-			Environment environment, ObjectProvider<RedisConnectionFactory> connectionFactory, Tuner tuner,
-			ObjectProvider<ClusterListener> listeners) {
-		String group = ClusterPropertiesValidator.validate(cluster, environment.getProperty("spring.application.name"),
-				properties.getPools());
-		RedisConnectionFactory redis = connectionFactory.getIfAvailable();
-		if (redis == null) {
-			throw new InvalidPoolpilotPropertyException("poolpilot.cluster.enabled", true,
-					"needs a RedisConnectionFactory: add spring-boot-starter-data-redis and configure "
-							+ "spring.data.redis.* (or leave clustering off)");
-		}
-		StringRedisTemplate template = new StringRedisTemplate(redis);
-		return new ClusterCoordinator(UUID.randomUUID().toString(), new RedisClusterStore(template, group),
-				(pool) -> demand(pool, tuner), new ClusterEventLog(group, listeners.orderedStream().toList()));
-	}
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -76,6 +58,44 @@ public final class PoolpilotClusterAutoConfiguration {
 		properties.getPools().forEach((name, pool) -> limits.put(name, pool.getCluster()));
 		return new ClusterControlLoop(coordinator, registry, limits, properties.getMeasurement().getWindow(),
 				cluster.getLeaseHeartbeats());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.springframework.data.redis.core.StringRedisTemplate")
+	static class MissingRedisConfiguration {
+
+		@Bean
+		ClusterCoordinator poolpilotClusterCoordinator() {
+			throw new InvalidPoolpilotPropertyException("poolpilot.cluster.enabled", true,
+					"needs Spring Data Redis: add spring-boot-starter-data-redis and configure spring.data.redis.* "
+							+ "(or leave clustering off)");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ StringRedisTemplate.class, RedisConnectionFactory.class })
+	static class RedisClusterConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClusterCoordinator poolpilotClusterCoordinator(PoolpilotClusterProperties cluster,
+				PoolpilotProperties properties, Environment environment,
+				ObjectProvider<RedisConnectionFactory> connectionFactory, Tuner tuner,
+				ObjectProvider<ClusterListener> listeners) {
+			String group = ClusterPropertiesValidator.validate(cluster,
+					environment.getProperty("spring.application.name"), properties.getPools());
+			RedisConnectionFactory redis = connectionFactory.getIfAvailable();
+			if (redis == null) {
+				throw new InvalidPoolpilotPropertyException("poolpilot.cluster.enabled", true,
+						"needs a RedisConnectionFactory: add spring-boot-starter-data-redis and configure "
+								+ "spring.data.redis.* (or leave clustering off)");
+			}
+			StringRedisTemplate template = new StringRedisTemplate(redis);
+			return new ClusterCoordinator(UUID.randomUUID().toString(), new RedisClusterStore(template, group),
+					(pool) -> demand(pool, tuner), new ClusterEventLog(group, listeners.orderedStream().toList()));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

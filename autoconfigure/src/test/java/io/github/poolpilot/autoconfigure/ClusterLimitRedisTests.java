@@ -94,8 +94,12 @@ class ClusterLimitRedisTests {
 		});
 		// Uneven load: the hot instance gets most of the limit.
 		load(hot);
-		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(hot.status().lease()).as(this::describe).isGreaterThanOrEqualTo(LIMIT - 4));
+		// How far beyond half the hot one grows is its tuner's call (a growth step that
+		// does not pay blocks growth for a while); half is two idle shares lent to it.
+		await().atMost(Duration.ofSeconds(60))
+			.untilAsserted(() -> assertThat(hot.status().lease()).as(this::describe)
+				.isGreaterThanOrEqualTo(LIMIT / 2)
+				.isGreaterThan(second.status().lease() + third.status().lease()));
 		assertThat(hot.status().instances()).hasSize(3);
 		// Load on all three: each gets close to its guaranteed share.
 		load(second);
@@ -110,7 +114,12 @@ class ClusterLimitRedisTests {
 		await().atMost(WINDOW.multipliedBy(LEASE_HEARTBEATS + 1).plusSeconds(3))
 			.until(() -> hot.status().instances().size() == 2 && second.status().instances().size() == 2);
 		Duration freedAfter = Duration.ofNanos(System.nanoTime() - killedAt);
-		await().atMost(Duration.ofSeconds(10)).until(() -> hot.status().lease() + second.status().lease() > LIMIT - 2);
+		// Each survivor may now have half the limit, up to what it asks for.
+		for (Instance survivor : List.of(hot, second)) {
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(survivor.status().lease()).as(this::describe)
+					.isGreaterThanOrEqualTo(Math.min(LIMIT / 2, survivor.status().instances().get(0).demand())));
+		}
 		assertThat(freedAfter).isLessThan(WINDOW.multipliedBy(LEASE_HEARTBEATS + 1).plusSeconds(3));
 		// Redis stops: both keep serving within their fallback shares, then rejoin.
 		long completedBefore = hot.completed.sum() + second.completed.sum();

@@ -6,7 +6,10 @@ import io.github.poolpilot.cluster.ClusterCoordinator;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,6 +30,20 @@ class PoolpilotClusterAutoConfigurationTests {
 	void clusteringIsOffUnlessEnabled() {
 		this.runner.withPropertyValues("poolpilot.pools.talk.cluster.max-threads=60")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ClusterCoordinator.class));
+	}
+
+	@Test
+	void aClusterNeedsSpringDataRedis() {
+		this.runner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
+			.withPropertyValues("poolpilot.cluster.enabled=true", "spring.application.name=shop",
+					"poolpilot.pools.talk.cluster.max-threads=60")
+			.run((context) -> assertRefused(context, "poolpilot.cluster.enabled", "needs Spring Data Redis"));
+	}
+
+	@Test
+	void aClusterNeedsARedisConnectionFactory() {
+		assertRefused("poolpilot.cluster.enabled", "needs a RedisConnectionFactory", "poolpilot.cluster.enabled=true",
+				"spring.application.name=shop", "poolpilot.pools.talk.cluster.max-threads=60");
 	}
 
 	@Test
@@ -67,14 +84,15 @@ class PoolpilotClusterAutoConfigurationTests {
 	}
 
 	private void assertRefused(String key, String allowed, String... properties) {
-		this.runner.withPropertyValues(properties).run((context) -> {
-			assertThat(context).hasFailed();
-			FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
-				.analyze(context.getStartupFailure());
-			assertThat(analysis).isNotNull();
-			assertThat(analysis.getDescription()).contains("'" + key + "'");
-			assertThat(analysis.getDescription() + analysis.getAction()).contains(allowed);
-		});
+		this.runner.withPropertyValues(properties).run((context) -> assertRefused(context, key, allowed));
+	}
+
+	private static void assertRefused(AssertableApplicationContext context, String key, String allowed) {
+		assertThat(context).hasFailed();
+		FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+		assertThat(analysis).isNotNull();
+		assertThat(analysis.getDescription()).contains("'" + key + "'");
+		assertThat(analysis.getDescription() + analysis.getAction()).contains(allowed);
 	}
 
 }

@@ -106,6 +106,14 @@ public final class PoolLease {
 		synchronized (this) {
 			this.demand = demand;
 			int request = LeasePlanner.target(this.limit, this.instanceId, demand, this.others);
+			if (this.failing || this.fallback) {
+				// Rejoining: the store may have lost what it held (a restart, a
+				// failover),
+				// so the first exchange back only confirms the lease; growth waits for
+				// the
+				// next one, when every instance that is back has recorded what it holds.
+				request = Math.min(request, this.lease);
+			}
 			if (request < this.lease) {
 				// Shrink first; the store hears of it as what the pool still holds.
 				this.pool.setCeiling(request);

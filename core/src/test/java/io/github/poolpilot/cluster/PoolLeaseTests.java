@@ -210,6 +210,31 @@ class PoolLeaseTests {
 	}
 
 	@Test
+	void instancesRejoiningAStoreThatLostEverythingFirstRecordWhatTheyHoldThenGrow() {
+		PoolLease a = lease("a", 0);
+		PoolLease b = lease("b", 0);
+		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		b.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		b.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		this.store.reachable(false);
+		this.clock.advance(Duration.ofSeconds(4));
+		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		b.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		a.expire(this.listener);
+		b.expire(this.listener);
+		this.store.release("talk", "a");
+		this.store.release("talk", "b");
+		this.store.reachable(true);
+		a.exchange(this.store, new InstanceDemand(60, 60), this.listener);
+		b.exchange(this.store, new InstanceDemand(10, 10), this.listener);
+		assertThat(a.lease() + b.lease()).isLessThanOrEqualTo(60);
+		a.exchange(this.store, new InstanceDemand(60, 60), this.listener);
+		assertThat(a.lease()).isEqualTo(50);
+		assertThat(this.store.leases("talk")).isLessThanOrEqualTo(60);
+	}
+
+	@Test
 	void theFallbackIsTheLocalShareWhenOneIsConfigured() {
 		PoolLease a = lease("a", 5);
 		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
