@@ -16,6 +16,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.PoolCluster;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
 
 import org.springframework.beans.BeanUtils;
@@ -63,8 +64,8 @@ class ConfigurationDocumentationTests {
 				continue;
 			}
 			String key = prefix + kebabCase(descriptor.getName());
-			if (descriptor.getPropertyType() == Resilience.class) {
-				addBeanProperties(properties, key + ".", Resilience.class);
+			if (descriptor.getPropertyType() == Resilience.class || descriptor.getPropertyType() == PoolCluster.class) {
+				addBeanProperties(properties, key + ".", descriptor.getPropertyType());
 			}
 			else {
 				properties.add(key);
