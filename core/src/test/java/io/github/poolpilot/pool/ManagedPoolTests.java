@@ -1,5 +1,6 @@
 package io.github.poolpilot.pool;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +25,12 @@ class ManagedPoolTests {
 
 	private final SizedExecutor executor = new SizedExecutor();
 
-	private final ManagedPool pool = new ManagedPool("talk", this.executor, this.executor,
-			PoolRecorder.builder().clock(new FakeClock()).build(), new PoolBounds(2, 20));
+	private final FakeClock clock = new FakeClock();
+
+	private final PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).build();
+
+	private final ManagedPool pool = new ManagedPool("talk", this.executor, this.executor, this.recorder,
+			new PoolBounds(2, 20));
 
 	@Test
 	void growingSetsTheMaximumFirstAndShrinkingTheCoreFirst() {
@@ -108,6 +113,46 @@ class ManagedPoolTests {
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
 		this.pool.checkSizes(2, 2);
 		this.pool.checkSizes(20, 20);
+	}
+
+	@Test
+	void theExpectedServiceTimeIsTheLastWindowsTheBestSeenOrHowLongWorkHasBeenInFlight() {
+		assertThat(this.pool.expectedServiceMs()).isZero();
+		windowWithATaskOf(200);
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(200);
+		windowWithATaskOf(100);
+		windowWithATaskOf(150);
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(150);
+		// A window with nothing offered and nothing running: the best seen.
+		this.clock.advanceMillis(1000);
+		this.pool.takeSnapshot();
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(100);
+		// Work started since, nothing ended: at least as long as it has been running.
+		this.executor.active = 1;
+		this.clock.advanceMillis(300);
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(300);
+		this.clock.advanceMillis(700);
+		this.recorder.taskSubmitted();
+		this.pool.takeSnapshot();
+		this.clock.advanceMillis(500);
+		// Since the start of the window that had work and no end: 1.5 s.
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(1500);
+		this.executor.active = 0;
+		windowWithATaskOf(120);
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(120);
+		assertThat(this.pool.drainRate()).isEqualTo(0);
+		this.executor.set(2, 6);
+		// 6 threads of 120 ms drain 50 a second.
+		assertThat(this.pool.drainRate()).isEqualTo(50);
+		assertThat(this.pool.retryAfter(100)).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	private void windowWithATaskOf(long serviceMs) {
+		this.clock.advanceMillis(1000);
+		long now = this.recorder.now();
+		this.recorder.taskSubmitted();
+		this.recorder.timedTaskFinished(now - serviceMs * 1_000_000, now - serviceMs * 1_000_000, -1, false);
+		this.pool.takeSnapshot();
 	}
 
 	/**
