@@ -25,9 +25,21 @@ final class CountingRejection implements RejectedExecutionHandler {
 
 	private final RejectedExecutionHandler policy;
 
+	private final @Nullable ThreadPoolExecutor shownAs;
+
 	CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy) {
+		this(pool, path, policy, null);
+	}
+
+	/**
+	 * Count refusals and apply the policy, handing it the given executor rather than the
+	 * one that refused: the view that executor is handed out as.
+	 */
+	CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy,
+			@Nullable ThreadPoolExecutor shownAs) {
 		this.pool = pool;
 		this.path = path;
+		this.shownAs = shownAs;
 		this.policy = (policy == null || policy.getClass() == ThreadPoolExecutor.AbortPolicy.class)
 				? (task, executor) -> {
 					throw pool.rejection();
@@ -45,7 +57,8 @@ final class CountingRejection implements RejectedExecutionHandler {
 		if (guard != null) {
 			guard.notRun();
 		}
-		this.policy.rejectedExecution(TimedTask.rejected(task), executor);
+		ThreadPoolExecutor shownAs = this.shownAs;
+		this.policy.rejectedExecution(TimedTask.rejected(task), (shownAs != null) ? shownAs : executor);
 	}
 
 }

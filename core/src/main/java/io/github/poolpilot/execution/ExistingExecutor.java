@@ -1,8 +1,11 @@
 package io.github.poolpilot.execution;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadPoolExecutor;
 
@@ -80,9 +83,8 @@ public final class ExistingExecutor {
 		this.path = new TaskPath(recorder, null);
 		this.executor = executor;
 		this.pool = new ManagedPool(name, new Sizes(executor), sizeControl, recorder, bounds);
-		executor.setRejectedExecutionHandler(
-				new CountingRejection(this.pool, this.path, executor.getRejectedExecutionHandler()));
 		this.view = new ExistingExecutorView(this, executor);
+		setRejectionPolicy(executor.getRejectedExecutionHandler());
 	}
 
 	/**
@@ -149,7 +151,54 @@ public final class ExistingExecutor {
 	 * @param policy the rejection policy
 	 */
 	void setRejectionPolicy(RejectedExecutionHandler policy) {
-		this.executor.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, policy));
+		this.executor.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, policy, this.view));
+	}
+
+	/**
+	 * Take a queued task, given as it was submitted, out of the live executor's queue,
+	 * counted as abandoned.
+	 * @param task the task
+	 * @return whether it was queued and is now removed
+	 */
+	boolean remove(Runnable task) {
+		for (Runnable queued : this.executor.getQueue()) {
+			if ((queued == task || TimedTask.unwrap(queued) == task) && this.executor.remove(queued)) {
+				this.path.abandoned(queued);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Take the queued tasks whose futures were cancelled out of the live executor's
+	 * queue, counted as abandoned.
+	 */
+	void purge() {
+		for (Runnable queued : this.executor.getQueue()) {
+			if (queued instanceof TimedTask timed && TimedTask.unwrap(timed) instanceof Future<?> future
+					&& future.isCancelled() && this.executor.remove(queued)) {
+				timed.abandon();
+			}
+		}
+		this.executor.purge();
+	}
+
+	/**
+	 * Stop the live executor at once. The queued tasks this pool timed are counted as
+	 * abandoned and handed back as they were submitted.
+	 * @return the tasks that never started
+	 */
+	List<Runnable> shutdownNow() {
+		List<Runnable> queued = this.executor.shutdownNow();
+		List<Runnable> submitted = new ArrayList<>(queued.size());
+		for (Runnable task : queued) {
+			if (task instanceof TimedTask timed) {
+				timed.abandon();
+			}
+			submitted.add(TimedTask.unwrap(task));
+		}
+		return submitted;
 	}
 
 	/**

@@ -21,7 +21,11 @@ import io.github.poolpilot.pool.ManagedPool;
  * through the pool's one checked door and that its tasks take the measured path of
  * {@link ExistingExecutor}. The {@code ThreadPoolExecutor} it extends holds no state of
  * its own and never starts a thread; {@code submit}, {@code invokeAll} and
- * {@code invokeAny} reach the live executor through {@link #execute}.
+ * {@code invokeAny} reach the live executor through {@link #execute}. Its {@code remove},
+ * {@code purge} and {@code shutdownNow} take and hand back tasks as submitted, counted as
+ * abandoned, and a rejection policy is handed this view. The live queue, and the live
+ * executor's {@code beforeExecute}/{@code afterExecute}, hold each task in the pool's
+ * wrapper ({@link ManagedExecutor#submittedTask} opens it).
  *
  * @author poolpilot authors
  */
@@ -120,9 +124,14 @@ final class ExistingExecutorView extends ThreadPoolExecutor {
 		this.live.shutdown();
 	}
 
+	/**
+	 * Stop the live executor at once; the queued tasks are counted as abandoned and
+	 * handed back as they were submitted.
+	 * @return the tasks that never started
+	 */
 	@Override
 	public List<Runnable> shutdownNow() {
-		return this.live.shutdownNow();
+		return this.existing.shutdownNow();
 	}
 
 	@Override
@@ -190,14 +199,22 @@ final class ExistingExecutorView extends ThreadPoolExecutor {
 		return this.live.getQueue();
 	}
 
+	/**
+	 * Remove a queued task, given as it was submitted, counted as abandoned.
+	 * @param task the task
+	 * @return whether it was queued and is now removed
+	 */
 	@Override
 	public boolean remove(Runnable task) {
-		return this.live.remove(task);
+		return this.existing.remove(task);
 	}
 
+	/**
+	 * Remove the queued tasks whose futures were cancelled, counted as abandoned.
+	 */
 	@Override
 	public void purge() {
-		this.live.purge();
+		this.existing.purge();
 	}
 
 	@Override

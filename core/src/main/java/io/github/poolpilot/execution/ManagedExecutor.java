@@ -36,10 +36,24 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * set by the user is kept and called after the rejection is counted, with the task as it
  * was submitted. {@link #setCorePoolSize} and {@link #setMaximumPoolSize} go through the
  * pool's one checked door, {@link ManagedPool#resize}, like every other size change.
+ * <p>
+ * It keeps {@code ThreadPoolExecutor}'s contract but for what a subclass or a reader of
+ * the queue sees: a task the pool times (every task by default, one in
+ * {@code timingSampleEvery} otherwise), decorates or guards is queued in a wrapper of the
+ * pool's own that carries its submit time, so {@link #getQueue()} holds, and
+ * {@code beforeExecute} and {@code afterExecute} receive, that wrapper (whose
+ * {@code toString()} is the task's). {@link #submittedTask} opens it;
+ * {@link #remove(Runnable)} takes and {@link #shutdownNow()} hands back tasks as
+ * submitted. {@code ThreadPoolExecutor} calls its hooks with what its queue holds, and
+ * queueing the task itself would need a per-task map of submit times, which costs every
+ * task more than the wrapper does. A subclass that overrides {@code afterExecute} must
+ * call this one, which counts the tasks run without a wrapper.
  *
  * @author poolpilot authors
  */
 public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecutorService, PoolExecutor {
+
+	private static final StackWalker STACK = StackWalker.getInstance();
 
 	private final ManagedPool pool;
 
@@ -182,16 +196,17 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	}
 
 	/**
-	 * Remove a queued task, given as it was submitted. It is counted as abandoned, so
-	 * that the pool's counts still add up. Once the pool is shut down this is
-	 * {@code ThreadPoolExecutor}'s own: it takes back a task it queued as the pool shut
-	 * down, and rejects it, which counts it.
+	 * Remove a queued task, given as it was submitted, so that it never runs, before or
+	 * after {@code shutdown()}. It is counted as abandoned, so that the pool's counts
+	 * still add up.
 	 * @param task the task
 	 * @return whether it was queued and is now removed
 	 */
 	@Override
 	public boolean remove(Runnable task) {
-		if (isShutdown()) {
+		if (isShutdown() && calledByExecute()) {
+			// ThreadPoolExecutor.execute taking back the task it queued as the pool shut
+			// down: it rejects it next, which counts it.
 			return super.remove(task);
 		}
 		for (Runnable queued : getQueue()) {
@@ -201,6 +216,33 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Return whether {@code remove} was called by {@code ThreadPoolExecutor.execute}
+	 * itself, through the {@code remove} of any subclass. Asked only once the pool is
+	 * shut down, so that telling the executor's own call from the user's costs the tasks'
+	 * path nothing.
+	 */
+	private static boolean calledByExecute() {
+		return STACK.walk((frames) -> frames.skip(1)
+			.dropWhile((frame) -> frame.getMethodName().equals("remove"))
+			.findFirst()
+			.filter((frame) -> frame.getClassName().equals(ThreadPoolExecutor.class.getName())
+					&& frame.getMethodName().equals("execute"))
+			.isPresent());
+	}
+
+	/**
+	 * Return a task as it was submitted, given as this pool's queue holds it or as
+	 * {@code beforeExecute} and {@code afterExecute} receive it: a pool that times (the
+	 * default), decorates or guards its tasks holds each in a wrapper of its own.
+	 * @param task a task from the queue or given to a hook
+	 * @return the task as submitted ({@code execute}'s {@code Runnable}, or the future
+	 * {@code submit} returned)
+	 */
+	public static Runnable submittedTask(Runnable task) {
+		return TimedTask.unwrap(task);
 	}
 
 	/**

@@ -60,7 +60,16 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * is free, otherwise it is queued; when the queue is full it starts if a permit is free,
  * else it is refused. Shutdown follows it too: after {@code shutdown()} queued tasks
  * still run, {@code shutdownNow()} interrupts the running ones and hands the queued ones
- * back, and the pool terminates once nothing runs and nothing is queued.
+ * back, and the pool terminates once nothing runs and nothing is queued. A task for which
+ * no thread can be started (the thread factory returns {@code null} or fails) is never
+ * dropped: it waits in the queue, as in {@code ThreadPoolExecutor}, and starts at the
+ * next submit, end of a task or growth of the limit that can start a thread, or is handed
+ * back by {@code shutdownNow()}.
+ * <p>
+ * The hooks {@link #beforeExecute} and {@link #afterExecute} receive each task as it was
+ * submitted; {@link #getQueue()} holds the pool's wrappers of timed, decorated or guarded
+ * tasks ({@link ManagedExecutor#submittedTask} opens one), and {@link #remove} takes a
+ * task as submitted.
  *
  * @author poolpilot authors
  */
@@ -123,6 +132,11 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	private volatile int largestPoolSize;
 
 	private volatile @Nullable ThreadPoolExecutor view;
+
+	/**
+	 * Whether the log was told once that the thread factory returned {@code null}.
+	 */
+	private volatile boolean toldOfNullThread;
 
 	/**
 	 * Create a pool from the builder's settings.
@@ -212,7 +226,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 			if (start(task)) {
 				return;
 			}
-			// No thread could be started: queue the task, as ThreadPoolExecutor does.
+			// No thread could be started: queue the task, as ThreadPoolExecutor does. It
+			// starts when a thread can be started for it.
 		}
 		if (!isRunning(this.ctl.get())) {
 			reject(task);
@@ -267,29 +282,28 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	/**
 	 * Start queued tasks while permits are free. Called after a task was queued, after
 	 * one ended and after the limit grew, so that a queued task and a free permit never
-	 * wait for each other.
+	 * wait for each other. Each thread takes its task from the queue itself, once it
+	 * runs: a task whose thread could not be started (the thread factory returned
+	 * {@code null} or failed) stays queued, as in {@code ThreadPoolExecutor}, and starts
+	 * at the next of these calls that can start a thread; {@code shutdownNow()} hands it
+	 * back.
 	 */
 	private void startQueued() {
-		while (!this.queue.isEmpty() && tryAcquire(true)) {
-			Runnable task = this.queue.poll();
-			if (task == null) {
-				// Another thread took it: give the permit back and look again.
-				release();
-				continue;
-			}
-			if (!start(task)) {
-				abandonUnstartable(task);
+		int starting = 0;
+		while (this.queue.size() > starting && tryAcquire(true)) {
+			if (!start(null)) {
 				return;
 			}
+			starting++;
 		}
 	}
 
 	/**
-	 * Start a task on a new thread, with the permit taken for it. On failure the permit
-	 * is given back.
+	 * Start a thread with the permit taken for it, to run the given task, or the head of
+	 * the queue when none is given. On failure the permit is given back.
 	 * @return whether a thread was started
 	 */
-	private boolean start(Runnable task) {
+	private boolean start(@Nullable Runnable task) {
 		Thread thread = null;
 		try {
 			thread = this.threadFactory.newThread(new Worker(task));
@@ -297,6 +311,11 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 				this.threads.add(thread);
 				thread.start();
 				return true;
+			}
+			if (!this.toldOfNullThread) {
+				this.toldOfNullThread = true;
+				logger.warn("Pool '" + this.pool.getName()
+						+ "' could not start a thread: its thread factory returned null; the task waits in the queue");
 			}
 		}
 		catch (RuntimeException | OutOfMemoryError ex) {
@@ -311,42 +330,22 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	}
 
 	/**
-	 * A queued task whose thread could not be started (the JVM is out of memory): it is
-	 * cancelled and counted as abandoned, as at {@code shutdownNow()}, and logged, never
-	 * dropped silently.
-	 */
-	private void abandonUnstartable(Runnable task) {
-		logger.error("Pool '" + this.pool.getName() + "' abandoned a queued task: no thread could be started for it");
-		if (task instanceof TimedTask timed) {
-			timed.cancel(false);
-			return;
-		}
-		this.path.abandoned(task);
-		TaskGuard guard = this.path.guard();
-		if (guard != null) {
-			guard.notRun();
-		}
-		if (task instanceof Future<?> future) {
-			future.cancel(false);
-		}
-	}
-
-	/**
 	 * Called on a task's thread before it runs, as {@code ThreadPoolExecutor}'s hook.
 	 * @param thread the thread
-	 * @param task the task as queued
+	 * @param task the task as submitted: {@code execute}'s {@code Runnable}, or the
+	 * future {@code submit} returned
 	 */
 	protected void beforeExecute(Thread thread, Runnable task) {
 	}
 
 	/**
-	 * Called on a task's thread after it ran, as {@code ThreadPoolExecutor}'s hook;
-	 * subclasses must call it.
-	 * @param task the task as queued
+	 * Called on a task's thread after it ran, as {@code ThreadPoolExecutor}'s hook. The
+	 * pool has counted the task already.
+	 * @param task the task as submitted: {@code execute}'s {@code Runnable}, or the
+	 * future {@code submit} returned
 	 * @param thrown what it threw, if anything
 	 */
 	protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
-		this.path.finished(task, thrown);
 	}
 
 	/**
@@ -363,38 +362,53 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	private final class Worker implements Runnable {
 
-		private final Runnable task;
+		private final @Nullable Runnable task;
 
-		Worker(Runnable task) {
+		/**
+		 * A worker for the given task, or for the head of the queue when none is given.
+		 */
+		Worker(@Nullable Runnable task) {
 			this.task = task;
 		}
 
 		@Override
 		public void run() {
 			Thread thread = Thread.currentThread();
+			Runnable task = (this.task != null) ? this.task : VirtualManagedExecutor.this.queue.poll();
 			try {
-				// A task started as the pool stops runs interrupted, as in
-				// ThreadPoolExecutor.
-				if (runState(VirtualManagedExecutor.this.ctl.get()) >= STOP && !thread.isInterrupted()) {
-					thread.interrupt();
-				}
-				beforeExecute(thread, this.task);
-				try {
-					this.task.run();
-					afterExecute(this.task, null);
-				}
-				catch (RuntimeException | Error ex) {
-					afterExecute(this.task, ex);
-					throw ex;
+				if (task != null) {
+					runTask(thread, task);
 				}
 			}
 			finally {
 				VirtualManagedExecutor.this.threads.remove(thread);
-				VirtualManagedExecutor.this.completedTasks.increment();
+				if (task != null) {
+					VirtualManagedExecutor.this.completedTasks.increment();
+				}
 				release();
 				startQueued();
 				tryTerminate();
 			}
+		}
+
+		private void runTask(Thread thread, Runnable task) {
+			// A task started as the pool stops runs interrupted, as in
+			// ThreadPoolExecutor.
+			if (runState(VirtualManagedExecutor.this.ctl.get()) >= STOP && !thread.isInterrupted()) {
+				thread.interrupt();
+			}
+			Runnable submitted = TimedTask.unwrap(task);
+			beforeExecute(thread, submitted);
+			try {
+				task.run();
+			}
+			catch (RuntimeException | Error ex) {
+				VirtualManagedExecutor.this.path.finished(task, ex);
+				afterExecute(submitted, ex);
+				throw ex;
+			}
+			VirtualManagedExecutor.this.path.finished(task, null);
+			afterExecute(submitted, null);
 		}
 
 	}

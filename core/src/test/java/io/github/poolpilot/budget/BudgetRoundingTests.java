@@ -37,4 +37,13 @@ class BudgetRoundingTests {
 			.containsExactly(entry("heavy", 7), entry("light", 3));
 	}
 
+	@Test
+	void aThreadRoundingLeavesOverGoesToTheHeaviestPoolEvenWhenItComesSecond() {
+		// 10 threads at weights 1, 2 and 1: 2½, 5 and 2½ rounded down leave one thread,
+		// which the heaviest pool gets, not the first.
+		assertThat(BudgetAllocator.allocate(List.of(new Demand("first", 1, 100, 1, 100, true),
+				new Demand("heavy", 1, 100, 2, 100, true), new Demand("last", 1, 100, 1, 100, true)), 10))
+			.containsExactly(entry("first", 2), entry("heavy", 6), entry("last", 2));
+	}
+
 }

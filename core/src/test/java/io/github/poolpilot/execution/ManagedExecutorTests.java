@@ -127,6 +127,22 @@ class ManagedExecutorTests {
 	}
 
 	@Test
+	void aTaskRemovedAfterShutdownNeverRunsAndIsCountedAsAbandoned() throws InterruptedException {
+		ManagedExecutor pool = pool(1, 1, 10);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		AtomicReference<Thread> ran = new AtomicReference<>();
+		Runnable removed = () -> ran.set(Thread.currentThread());
+		pool.execute(removed);
+		pool.shutdown();
+		assertThat(pool.remove(removed)).isTrue();
+		this.release.countDown();
+		assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(ran.get()).isNull();
+		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 1, 0, 0, 1));
+	}
+
+	@Test
 	void aFullPoolRejectsWithThePoolNameReasonAndRetryAfter() {
 		ManagedExecutor pool = pool(1, 1, 1);
 		pool.execute(this::awaitRelease);

@@ -396,6 +396,61 @@ class VirtualManagedExecutorTests {
 	}
 
 	@Test
+	void aTaskRemovedAfterShutdownNeverRunsAndIsCountedAsAbandoned() throws InterruptedException {
+		VirtualManagedExecutor pool = pool(1, 10);
+		pool.execute(this::awaitRelease);
+		await().atMost(WAIT).until(() -> pool.getActiveCount() == 1);
+		AtomicReference<Thread> ran = new AtomicReference<>();
+		Runnable removed = () -> ran.set(Thread.currentThread());
+		pool.execute(removed);
+		pool.shutdown();
+		assertThat(pool.asThreadPoolExecutor().remove(removed)).isTrue();
+		this.release.countDown();
+		assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(ran.get()).isNull();
+		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 1, 0, 0, 1));
+	}
+
+	@Test
+	void aTaskWhoseThreadCannotBeStartedWaitsInTheQueueUntilOneCan() throws Exception {
+		AtomicBoolean noThreads = new AtomicBoolean(true);
+		ThreadFactory virtual = VirtualThreads.factory("test-");
+		VirtualManagedExecutor pool = track(
+				virtual("test", 2, 10).threadFactory((task) -> noThreads.get() ? null : virtual.newThread(task))
+					.buildVirtual());
+		CountDownLatch ran = new CountDownLatch(1);
+		pool.execute(ran::countDown);
+		Future<String> future = pool.submit(() -> "ran");
+		assertThat(pool.getQueue()).hasSize(2);
+		assertThat(pool.getActiveCount()).isZero();
+		assertThat(future.isDone()).isFalse();
+		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 0, 0, 0, 0));
+		noThreads.set(false);
+		pool.execute(() -> {
+		});
+		assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(future.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(3, 3, 0, 0, 0)));
+		assertThat(pool.getPoolSize()).isZero();
+	}
+
+	@Test
+	void shutdownNowHandsBackATaskWhoseThreadCouldNeverStart() throws InterruptedException {
+		VirtualManagedExecutor pool = track(virtual("test", 2, 10).threadFactory((task) -> null).buildVirtual());
+		Runnable task = () -> {
+		};
+		pool.execute(task);
+		assertThat(pool.getQueue()).hasSize(1);
+		pool.shutdown();
+		assertThat(pool.awaitTermination(10, TimeUnit.MILLISECONDS)).isFalse();
+		assertThat(pool.shutdownNow()).containsExactly(task);
+		assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(1, 0, 0, 0, 1));
+	}
+
+	@Test
 	void theUsersRejectionPolicyIsKept() {
 		VirtualManagedExecutor pool = pool(1, 1);
 		AtomicReference<Runnable> seen = new AtomicReference<>();

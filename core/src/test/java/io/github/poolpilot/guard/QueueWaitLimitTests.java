@@ -74,6 +74,23 @@ class QueueWaitLimitTests {
 	}
 
 	@Test
+	void aTaskExpectedToWaitExactlyTheTargetIsAdmitted() {
+		QueueWaitLimit limit = new QueueWaitLimit(this.pool.getPool(), Duration.ofMillis(200));
+		assertThat(limit.getTarget()).isEqualTo(Duration.ofMillis(200));
+		measureAServiceTimeOf100Ms();
+		this.pool.setGuard(limit);
+		occupyTheThread();
+		this.pool.execute(() -> {
+		});
+		// One ahead: (1 + 1) / 10 per second = 200 ms, the target itself.
+		this.pool.execute(() -> {
+		});
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> this.pool.execute(() -> {
+		}));
+		assertThat(this.pool.getQueue()).hasSize(2);
+	}
+
+	@Test
 	void aTaskThatWaitedLongerThanTheTargetFailsItsFutureInsteadOfRunning() throws Exception {
 		measureAServiceTimeOf100Ms();
 		this.pool.setGuard(this.limit);

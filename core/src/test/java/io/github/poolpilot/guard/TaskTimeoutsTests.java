@@ -98,6 +98,52 @@ class TaskTimeoutsTests {
 	}
 
 	@Test
+	void aTaskThatEndsAsItIsTimedOutLeavesNoInterruptForTheThreadsNextTask() {
+		this.clock.advance(Duration.ofSeconds(10));
+		this.timeouts.beforeRun(0, true);
+		this.clock.advance(Duration.ofMillis(2001));
+		this.timeouts.scan();
+		this.timeouts.afterRun(2001, null);
+		assertThat(Thread.interrupted()).isFalse();
+		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isEqualTo(1);
+	}
+
+	@Test
+	void aTaskRunningExactlyItsTimeoutIsNotInterrupted() {
+		this.clock.advance(Duration.ofSeconds(10));
+		this.timeouts.beforeRun(0, true);
+		this.clock.advance(Duration.ofSeconds(2));
+		this.timeouts.scan();
+		assertThat(Thread.interrupted()).isFalse();
+		this.timeouts.afterRun(2000, null);
+		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isZero();
+		// Nothing to stop without a watchdog.
+		this.timeouts.close();
+	}
+
+	@Test
+	void theWatchdogIsADaemonThreadThatStopsWhenClosed() {
+		ManagedExecutor watched = ManagedExecutor.builder("watched", new PoolBounds(1, 1), 10).build();
+		try {
+			TaskTimeouts timeouts = new TaskTimeouts(watched.getPool(), Duration.ofSeconds(1));
+			assertThat(timeouts.getTimeout()).isEqualTo(Duration.ofSeconds(1));
+			Thread watchdog = await().atMost(Duration.ofSeconds(10))
+				.until(() -> Thread.getAllStackTraces()
+					.keySet()
+					.stream()
+					.filter((thread) -> thread.getName().equals("watched-timeouts"))
+					.findFirst()
+					.orElse(null), (thread) -> thread != null);
+			assertThat(watchdog.isDaemon()).isTrue();
+			timeouts.close();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !watchdog.isAlive());
+		}
+		finally {
+			watched.shutdownNow();
+		}
+	}
+
+	@Test
 	void theTimeoutMustBePositive() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new TaskTimeouts(this.pool.getPool(), Duration.ZERO))
 			.withMessage("timeout of pool 'talk' must be a positive duration but was PT0S");

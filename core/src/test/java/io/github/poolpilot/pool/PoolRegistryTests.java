@@ -38,6 +38,27 @@ class PoolRegistryTests {
 	}
 
 	@Test
+	void aPoolIsRegisteredOnceByNameAndLeavesTheBudgetWhenUnregistered() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 6, 4, 1);
+		registry.register(talk);
+		registry.register(talk);
+		assertThat(registry.get("talk")).isSameAs(talk);
+		assertThat(registry.get("other")).isNull();
+		assertThat(talk.getBudget()).isSameAs(registry.budget());
+		ManagedPool sameName = pool("talk", 1, 6, 4, 1);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> registry.register(sameName))
+			.withMessage("A pool named 'talk' is registered already");
+		registry.unregister(sameName);
+		assertThat(registry.get("talk")).isSameAs(talk);
+		assertThat(sameName.getBudget()).isNotSameAs(registry.budget());
+		registry.unregister(talk);
+		assertThat(registry.get("talk")).isNull();
+		assertThat(talk.getBudget()).isNotSameAs(registry.budget());
+		assertThat(talk.getBudget().getConfiguredMaxThreads()).isNull();
+	}
+
+	@Test
 	void budgetFiguresSumThePools() {
 		PoolRegistry registry = new PoolRegistry(null);
 		registry.register(pool("a", 1, 6, 4, 1));

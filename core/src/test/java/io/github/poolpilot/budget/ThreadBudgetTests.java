@@ -1,0 +1,147 @@
+package io.github.poolpilot.budget;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.budget.ThreadBudget.Cut;
+import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Overrun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link ThreadBudget}'s maximum, its check of a growing pool and its fit of
+ * pools that joined late, on members that only hold their sizes.
+ *
+ * @author poolpilot authors
+ */
+class ThreadBudgetTests {
+
+	@Test
+	void theMaximumIsAtLeastOneAndNeverBelowWhatThePoolsMayGrowToNow() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadBudget(0, List::of))
+			.withMessage("budget max-threads must be at least 1 but was 0");
+		assertThat(new ThreadBudget(1, List::of).getConfiguredMaxThreads()).isEqualTo(1);
+		Member a = new Member("a", 1, 0, 1, 6, 4);
+		ThreadBudget budget = new ThreadBudget(20, () -> List.of(a));
+		assertThatIllegalArgumentException().isThrownBy(() -> budget.setMaxThreads(0))
+			.withMessage("budget max-threads must be at least 1 but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> budget.setMaxThreads(5))
+			.withMessage(
+					"budget max-threads 5 is below the 6 threads the pools may grow to now; lower their sizes first");
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(20);
+		budget.setMaxThreads(6);
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(6);
+		budget.setMaxThreads(null);
+		assertThat(budget.getConfiguredMaxThreads()).isNull();
+	}
+
+	@Test
+	void liveAndAllocatedThreadsSumThePools() {
+		ThreadBudget budget = new ThreadBudget(20,
+				() -> List.of(new Member("a", 1, 0, 1, 6, 4), new Member("b", 1, 0, 1, 3, 5)));
+		assertThat(budget.allocatedThreads()).isEqualTo(9);
+		assertThat(budget.liveThreads()).isEqualTo(9);
+	}
+
+	@Test
+	void aPoolThatDoesNotGrowPassesTheCheckEvenOverTheBudget() {
+		Member a = new Member("a", 1, 0, 1, 8, 8);
+		Member b = new Member("b", 1, 0, 1, 5, 5);
+		ThreadBudget budget = new ThreadBudget(10, () -> List.of(a, b));
+		assertThat(budget.check(a, 8)).isNull();
+		assertThat(budget.check(a, 9)).isEqualTo(new Overrun(14, 10, 5));
+	}
+
+	@Test
+	void fittingCutsThePoolWithTheMostThreadsPerWeightFirstAndNoneBelowItsMinimum() {
+		Member light = new Member("light", 1, 0, 10, 12, 0);
+		Member heavy = new Member("heavy", 4, 0, 1, 12, 0);
+		Member smallest = new Member("smallest", 1, 0, 1, 1, 0);
+		ThreadBudget budget = new ThreadBudget(14, () -> List.of(heavy, smallest, light));
+		Fit fit = budget.fit();
+		// 25 threads for 14: "light" (12 per weight) gives 2 down to its min-threads,
+		// "heavy" (3 per weight) the other 9, "smallest" has nothing to give.
+		assertThat(fit.cuts()).containsExactly(new Cut("light", 12, 10, 14), new Cut("heavy", 12, 3, 14));
+		assertThat(fit.shortBy()).isZero();
+		assertThat(light.max).isEqualTo(10);
+		assertThat(heavy.max).isEqualTo(3);
+		assertThat(heavy.core).isEqualTo(0);
+		ThreadBudget tight = new ThreadBudget(2, () -> List.of(smallest, light));
+		Fit shortFit = tight.fit();
+		assertThat(shortFit.cuts()).isEmpty();
+		assertThat(shortFit.shortBy()).isEqualTo(9);
+	}
+
+	/**
+	 * A pool that only holds its sizes.
+	 */
+	private static final class Member implements BudgetMember {
+
+		private final String name;
+
+		private final int weight;
+
+		private final int minThreads;
+
+		int core;
+
+		int max;
+
+		private final int live;
+
+		Member(String name, int weight, int core, int minThreads, int max, int live) {
+			this.name = name;
+			this.weight = weight;
+			this.core = core;
+			this.minThreads = minThreads;
+			this.max = max;
+			this.live = live;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public int getWeight() {
+			return this.weight;
+		}
+
+		@Override
+		public int minThreads() {
+			return this.minThreads;
+		}
+
+		@Override
+		public int maxThreads() {
+			return 64;
+		}
+
+		@Override
+		public int corePoolSize() {
+			return this.core;
+		}
+
+		@Override
+		public int maxPoolSize() {
+			return this.max;
+		}
+
+		@Override
+		public int liveThreads() {
+			return this.live;
+		}
+
+		@Override
+		public void resize(int corePoolSize, int maxPoolSize) {
+			this.core = corePoolSize;
+			this.max = maxPoolSize;
+		}
+
+	}
+
+}

@@ -1,0 +1,118 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.DownProbe.Outcome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+
+/**
+ * Tests for {@link DownProbe} and the {@link Knee} it learns, at their edges.
+ *
+ * @author poolpilot authors
+ */
+class DownProbeTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final Knee knee = new Knee(this.clock);
+
+	@Test
+	void aPoolOfferedExactlyWhatItServesIsProbedAndOneOfferedLessIsNot() {
+		Decision probe = new DownProbe(this.clock).start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
+		assertThat(probe.action()).isEqualTo(Action.SHRINK);
+		assertThat(probe.from()).isEqualTo(20);
+		assertThat(probe.to()).isEqualTo(15);
+		assertThat(new DownProbe(this.clock).start(window(99.9, 100, 20, 9.0, 0.5), null, this.knee)).isNull();
+	}
+
+	@Test
+	void aProbeNeverGoesBelowTheThreadsTheCpuTimeAloneKeepsBusy() {
+		// 10 busy threads, a fifth of their time on the CPU: 8 threads at least, where a
+		// quarter fewer would be 7.
+		assertThat(new DownProbe(this.clock).start(window(100, 100, 10, 0.25, 0.5), null, this.knee).to()).isEqualTo(8);
+		// Half of it on the CPU: no probe below 10.
+		assertThat(new DownProbe(this.clock).start(window(100, 100, 10, 0.0, 0.5), null, this.knee)).isNull();
+	}
+
+	@Test
+	void withTheCpuBusyAndItsShareUnknownAProbeWaitsBeyondTheCpuLimitOnly() {
+		assertThat(new DownProbe(this.clock).start(window(100, 100, 20, null, 0.5), null, this.knee).to())
+			.isEqualTo(15);
+		assertThat(new DownProbe(this.clock).start(window(100, 100, 20, null, 0.9), null, this.knee).to())
+			.isEqualTo(15);
+		assertThat(new DownProbe(this.clock).start(window(100, 100, 20, null, 0.91), null, this.knee)).isNull();
+	}
+
+	@Test
+	void aProbeIsJudgedByTheSizeThePoolReallyTook() {
+		DownProbe probe = new DownProbe(this.clock);
+		assertThat(probe.judge((window(100, 100, 20, 9.0, 0.5)))).isNull();
+		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
+		probe.applied(15);
+		Outcome kept = probe.judge((window(100, 100, 15, 9.0, 0.5)));
+		assertThat(kept.to()).isEqualTo(15);
+		assertThat(kept.change()).isZero();
+		assertThat(kept.fell()).isFalse();
+		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
+		probe.applied(12);
+		Outcome fell = probe.judge((window(100, 80, 12, 9.0, 0.5)));
+		assertThat(fell.from()).isEqualTo(20);
+		assertThat(fell.to()).isEqualTo(12);
+		assertThat(fell.change()).isCloseTo(-0.2, offset(1e-9));
+		assertThat(fell.fell()).isTrue();
+		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
+		probe.applied(20);
+		assertThat(probe.judge((window(100, 100, 20, 9.0, 0.5)))).isNull();
+	}
+
+	@Test
+	void aProbeThatFellGoesBackToATenthBeyondTheKneeAtMostWhereItStarted() {
+		DownProbe probe = new DownProbe(this.clock);
+		// 100 per second at 50 ms uncongested: the knee is 5 threads, and 6 a tenth
+		// beyond.
+		Outcome outcome = new Outcome(10, 4, 100, -0.3, true, false);
+		Decision back = probe.fell((window(100, 70, 4, 9.0, 0.5)), outcome, 50, this.knee);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.to()).isEqualTo(6);
+		assertThat(this.knee.threads()).isEqualTo(5.0);
+		Decision atMostFrom = probe.fell((window(100, 70, 4, 9.0, 0.5)), new Outcome(5, 4, 100, -0.3, true, false), 50,
+				this.knee);
+		assertThat(atMostFrom.to()).isEqualTo(5);
+	}
+
+	@Test
+	void aKneeIsNearUpToAQuarterAboveItAndForgottenAfterTheLongestRest() {
+		assertThat(this.knee.known()).isFalse();
+		assertThat(this.knee.cap()).isEqualTo(Integer.MAX_VALUE);
+		this.knee.learn(8);
+		assertThat(this.knee.near(10)).isTrue();
+		assertThat(this.knee.near(11)).isFalse();
+		assertThat(this.knee.cap()).isEqualTo(12);
+		this.clock.advance(Backoff.LONGEST.minus(Duration.ofNanos(1)));
+		assertThat(this.knee.known()).isTrue();
+		this.clock.advance(Duration.ofNanos(1));
+		assertThat(this.knee.known()).isFalse();
+		assertThat(this.knee.near(1)).isFalse();
+	}
+
+	/**
+	 * A closed window of tasks of 100 ms with 5 queued.
+	 */
+	private static ClosedWindow window(double arrivalRate, double throughput, int size, @Nullable Double waitCompute,
+			double cpuLoad) {
+		PoolSnapshot snapshot = PoolControllerTests.window(arrivalRate, throughput, 100, 0, size, 5, null, waitCompute);
+		return new ClosedWindow(snapshot, size, BOUNDS, cpuLoad, Double.NaN, Double.NaN);
+	}
+
+}
