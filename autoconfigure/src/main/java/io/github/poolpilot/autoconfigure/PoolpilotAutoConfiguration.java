@@ -36,6 +36,7 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = TaskExecutionAutoConfiguration.class)
 @EnableConfigurationProperties(PoolpilotProperties.class)
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(PoolpilotAutoConfiguration.class);
