@@ -17,6 +17,7 @@ import io.github.poolpilot.tuning.Tuner;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -112,6 +113,16 @@ public final class PoolpilotAutoConfiguration {
 						+ "managed (it is excluded, or named otherwise). The managed pools are " + pools + ".");
 			}
 		});
+	}
+
+	/**
+	 * Once every bean exists, warn about declared pools that nothing reaches because
+	 * async execution is not enabled.
+	 */
+	@Bean
+	AsyncEnabledCheck poolpilotAsyncEnabledCheck(ConfigurableListableBeanFactory beanFactory,
+			PoolpilotProperties properties) {
+		return new AsyncEnabledCheck(beanFactory, List.copyOf(properties.getPools().keySet()));
 	}
 
 	@Bean
