@@ -1,6 +1,8 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -94,9 +96,18 @@ public final class PoolpilotAutoConfiguration {
 						properties.getBudget().getMaxThreads(),
 						"must be at least " + (registry.budget().maxThreads() + fit.shortBy())
 								+ " to give every managed pool, the application's own executors included, its "
-								+ "min-threads (or exclude executors with poolpilot.exclude)");
+								+ "min-threads (" + minimums(registry) + "; or exclude executors with "
+								+ "poolpilot.exclude)");
 			}
 		};
+	}
+
+	private static String minimums(PoolRegistry registry) {
+		return registry.pools()
+			.stream()
+			.sorted(Comparator.comparing(ManagedPool::getName))
+			.map((pool) -> pool.getName() + " " + pool.minThreads())
+			.collect(Collectors.joining(" + "));
 	}
 
 	/**
