@@ -2,12 +2,16 @@ package io.github.poolpilot.autoconfigure;
 
 import java.util.concurrent.Executor;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -30,6 +34,19 @@ class AsyncEnabledCheckTests {
 				AutoConfigurations.of(TaskExecutionAutoConfiguration.class, PoolpilotAutoConfiguration.class))
 		.withPropertyValues("poolpilot.existing-executors.enabled=false", "poolpilot.pools.talk.max-threads=2",
 				"poolpilot.pools.stop.max-threads=2");
+
+	private final LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+
+	@BeforeEach
+	void showTheWarning() {
+		// The tests' log configuration keeps it out of every other test's output.
+		this.logging.setLogLevel(AsyncEnabledCheck.class.getName(), LogLevel.WARN);
+	}
+
+	@AfterEach
+	void hideTheWarningAgain() {
+		this.logging.setLogLevel(AsyncEnabledCheck.class.getName(), LogLevel.ERROR);
+	}
 
 	@Test
 	void poolsThatNothingReachesWithoutEnableAsyncAreNamedInAWarning(CapturedOutput output) {
