@@ -61,14 +61,15 @@ import static org.awaitility.Awaitility.await;
  * the callers saw; live threads never exceed the budget; no thread is left behind.
  * <p>
  * Runs for a few seconds in the default build; {@code ./mvnw -pl autoconfigure -am test
- * -Pstress} runs it for five minutes ({@code -Dpoolpilot.stress.duration=PT30M} for
+ * -Pstress} runs it for five minutes ({@code -Dpoolpilot-tests.stress.duration=PT30M} for
  * longer).
  *
  * @author poolpilot authors
  */
 class NothingLostStressTests {
 
-	private static final Duration DURATION = Duration.parse(System.getProperty("poolpilot.stress.duration", "PT4S"));
+	private static final Duration DURATION = Duration
+		.parse(System.getProperty("poolpilot-tests.stress.duration", "PT4S"));
 
 	private static final int BUDGET = 24;
 

@@ -85,7 +85,7 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 					counts.timedOut(), sizes.minThreads(), sizes.maxThreads(), pool.getWeight(),
 					new TuningDescriptor(tuning.getMode().value(), sizes.maxPoolSize(),
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
-					(snapshot != null) ? LittlesLawDescriptor.of(snapshot.littlesLaw()) : null,
+					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
 					(cluster != null) ? ClusterDescriptor.of(cluster) : null);
 		}
 
@@ -167,26 +167,32 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param meanServiceTimeMs mean service time (S)
 	 * @param meanQueueWaitMs mean queue wait (Wq)
 	 * @param meanResponseTimeMs mean response time (R = Wq + S)
+	 * @param p50ResponseTimeMs median of the response time
+	 * @param p90ResponseTimeMs 90th percentile of the response time
 	 * @param p99ResponseTimeMs 99th percentile of the response time
 	 * @param estimatedConcurrency tasks in the pool, queued or running (L = X·R)
-	 * @param busyThreads threads kept busy (X·S)
+	 * @param busyThreads threads kept busy (X·S), at most the pool's maximum size: a
+	 * window's completions can hold service time spent in the window before
 	 * @param deadTimeRatio share of the response time spent queueing (Wq/R)
 	 * @param concurrencyPerCpu tasks in the pool per processor (L/Ncpu)
 	 * @param waitComputeRatio time blocked per unit of CPU time in a task (W/C), or
 	 * {@code null} before any task's CPU time was sampled
-	 * @param recommendedThreads Goetz's size, Ncpu·U·(1 + W/C), or {@code null} when W/C
-	 * is unknown
+	 * @param recommendedThreads Goetz's formula, Ncpu·U·(1 + W/C), or {@code null} when
+	 * W/C is unknown: what the formula asks for from the measured ratio, which knows
+	 * nothing of what a downstream can take, not a size poolpilot recommends
 	 */
 	public record LittlesLawDescriptor(double arrivalRate, double throughput, double meanServiceTimeMs,
-			double meanQueueWaitMs, double meanResponseTimeMs, double p99ResponseTimeMs, double estimatedConcurrency,
-			double busyThreads, double deadTimeRatio, double concurrencyPerCpu, @Nullable Double waitComputeRatio,
-			@Nullable Integer recommendedThreads) {
+			double meanQueueWaitMs, double meanResponseTimeMs, double p50ResponseTimeMs, double p90ResponseTimeMs,
+			double p99ResponseTimeMs, double estimatedConcurrency, double busyThreads, double deadTimeRatio,
+			double concurrencyPerCpu, @Nullable Double waitComputeRatio, @Nullable Integer recommendedThreads) {
 
-		static LittlesLawDescriptor of(LittlesLaw law) {
+		static LittlesLawDescriptor of(PoolSnapshot snapshot) {
+			LittlesLaw law = snapshot.littlesLaw();
 			return new LittlesLawDescriptor(law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
-					law.meanQueueWaitMs(), law.meanResponseTimeMs(), law.p99ResponseTimeMs(),
-					law.estimatedConcurrency(), law.busyThreads(), law.deadTimeRatio(), law.concurrencyPerCpu(),
-					law.waitComputeRatio(), law.recommendedThreads());
+					law.meanQueueWaitMs(), law.meanResponseTimeMs(), snapshot.responseTime().p50Ms(),
+					snapshot.responseTime().p90Ms(), law.p99ResponseTimeMs(), law.estimatedConcurrency(),
+					Math.min(law.busyThreads(), Math.max(snapshot.sizes().maxPoolSize(), snapshot.sizes().poolSize())),
+					law.deadTimeRatio(), law.concurrencyPerCpu(), law.waitComputeRatio(), law.recommendedThreads());
 		}
 
 	}

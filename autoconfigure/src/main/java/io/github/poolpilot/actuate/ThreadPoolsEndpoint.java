@@ -1,6 +1,7 @@
 package io.github.poolpilot.actuate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -88,6 +89,14 @@ public class ThreadPoolsEndpoint {
 	public @Nullable PoolDescriptor threadPool(@Selector String name) {
 		ManagedPool pool = this.registry.get(name);
 		return (pool != null) ? describe(pool) : null;
+	}
+
+	/**
+	 * Return the names of the managed pools, sorted.
+	 * @return the names
+	 */
+	public List<String> poolNames() {
+		return this.registry.pools().stream().map(ManagedPool::getName).sorted().toList();
 	}
 
 	/**

@@ -1,14 +1,12 @@
 package io.github.poolpilot.actuate;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -16,8 +14,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * {@link EndpointWebExtension @EndpointWebExtension} for the {@link ThreadPoolsEndpoint}
- * that answers a change over HTTP with 200 and the pool's new state, 404 for an unknown
- * pool, or 400 with a body naming the offending field and the allowed values.
+ * that answers a change over HTTP with 200 and the pool's new state, or refuses it with
+ * an {@code application/problem+json} body ({@link ThreadPoolsProblem}): 404 naming an
+ * unknown pool and the managed ones, 400 naming the offending field and what is allowed.
  *
  * @author poolpilot authors
  */
@@ -30,6 +29,28 @@ public class ThreadPoolsEndpointWebExtension {
 		this.delegate = delegate;
 	}
 
+	/**
+	 * Show one pool, or answer 404 naming the managed pools.
+	 * @param name the pool's name
+	 * @return the pool, or the refusal
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> threadPool(@Selector String name) {
+		PoolDescriptor pool = this.delegate.threadPool(name);
+		return (pool != null) ? new WebEndpointResponse<>(pool, WebEndpointResponse.STATUS_OK)
+				: ThreadPoolsProblem.response(ThreadPoolsProblem.unknownPool(name, this.delegate.poolNames()));
+	}
+
+	/**
+	 * Change a pool, answering its new state, or a problem naming the offending field or
+	 * the unknown pool.
+	 * @param securityContext who asks
+	 * @param name the pool's name
+	 * @param corePoolSize the new core size, if it changes
+	 * @param maxPoolSize the new maximum size, if it changes
+	 * @param tuning {@code "auto"} or {@code "manual"}, if the mode changes
+	 * @return the response
+	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> updateThreadPool(SecurityContext securityContext, @Selector String name,
 			@Nullable Integer corePoolSize, @Nullable Integer maxPoolSize, @Nullable String tuning) {
@@ -37,31 +58,14 @@ public class ThreadPoolsEndpointWebExtension {
 			PoolDescriptor pool = this.delegate.updateThreadPool(securityContext, name, corePoolSize, maxPoolSize,
 					tuning);
 			return (pool != null) ? new WebEndpointResponse<>(pool, WebEndpointResponse.STATUS_OK)
-					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+					: ThreadPoolsProblem.response(ThreadPoolsProblem.unknownPool(name, this.delegate.poolNames()));
 		}
 		catch (InvalidPoolSizeException ex) {
-			return new WebEndpointResponse<>(badRequest(ex.getField(), ex.getMessage()),
-					WebEndpointResponse.STATUS_BAD_REQUEST);
+			return ThreadPoolsProblem.response(ThreadPoolsProblem.badRequest(ex.getField(), ex.getMessage()));
 		}
 		catch (InvalidChangeException ex) {
-			return new WebEndpointResponse<>(badRequest(ex.getField(), ex.getMessage()),
-					WebEndpointResponse.STATUS_BAD_REQUEST);
+			return ThreadPoolsProblem.response(ThreadPoolsProblem.badRequest(ex.getField(), ex.getMessage()));
 		}
-	}
-
-	/**
-	 * Return the body of a refused change: the offending field and what is allowed.
-	 * @param field the field
-	 * @param message what is wrong and what is allowed
-	 * @return the body
-	 */
-	static Map<String, Object> badRequest(String field, @Nullable String message) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
-		body.put("error", "Bad Request");
-		body.put("field", field);
-		body.put("message", message);
-		return body;
 	}
 
 }

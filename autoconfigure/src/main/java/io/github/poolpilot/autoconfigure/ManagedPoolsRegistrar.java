@@ -54,6 +54,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		PoolpilotProperties properties = bind(this.environment);
 		Map<String, Integer> initialSizes = initialSizes(properties);
 		properties.getPools().forEach((name, pool) -> {
+			checkNameIsFree(registry, name);
 			RootBeanDefinition definition = new RootBeanDefinition(ManagedTaskExecutor.class,
 					() -> createPool(name, pool, initialSizes.get(name), properties, (BeanFactory) registry));
 			registry.registerBeanDefinition(name, definition);
@@ -61,10 +62,26 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	}
 
 	/**
+	 * A pool is a bean of its name: refuse a name another bean has, which Spring would
+	 * otherwise answer with advice to allow bean definition overriding.
+	 */
+	private static void checkNameIsFree(BeanDefinitionRegistry registry, String name) {
+		if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
+			String type = registry.containsBeanDefinition(name)
+					? registry.getBeanDefinition(name).getResolvableType().toString() : "an alias";
+			throw new InvalidPoolpilotPropertyException("poolpilot.pools." + name, "a pool named '" + name + "'",
+					"a pool is a bean of its name, and the application already has a bean named '" + name + "' (" + type
+							+ "): give the pool another name, or, if that bean is a ThreadPoolTaskExecutor, "
+							+ "configure it under poolpilot.existing-executors." + name + " instead");
+		}
+	}
+
+	/**
 	 * Bind and check the properties, for the post-processors that run before the
 	 * properties bean exists.
 	 */
 	static PoolpilotProperties bind(Environment environment) {
+		UnknownKeysCheck.check(environment);
 		PoolpilotProperties properties = Binder.get(environment).bindOrCreate("poolpilot", PoolpilotProperties.class);
 		PoolpilotPropertiesValidator.validate(properties);
 		ExistingExecutorsBinding.checkNoBeanIsNamedLikeAGlobalKey(environment);

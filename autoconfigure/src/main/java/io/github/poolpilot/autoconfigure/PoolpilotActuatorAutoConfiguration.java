@@ -11,6 +11,7 @@ import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,6 +33,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAd
 @AutoConfiguration(after = PoolpilotAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnAvailableEndpoint(ThreadPoolsEndpoint.class)
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotActuatorAutoConfiguration {
 
 	@Bean

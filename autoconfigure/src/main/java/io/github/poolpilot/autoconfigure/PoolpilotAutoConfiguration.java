@@ -1,6 +1,8 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,6 +21,7 @@ import io.github.poolpilot.tuning.Tuner;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -38,6 +41,7 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = TaskExecutionAutoConfiguration.class)
 @EnableConfigurationProperties({ PoolpilotProperties.class, PoolpilotUiProperties.class })
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(PoolpilotAutoConfiguration.class);
@@ -94,9 +98,18 @@ public final class PoolpilotAutoConfiguration {
 						properties.getBudget().getMaxThreads(),
 						"must be at least " + (registry.budget().maxThreads() + fit.shortBy())
 								+ " to give every managed pool, the application's own executors included, its "
-								+ "min-threads (or exclude executors with poolpilot.exclude)");
+								+ "min-threads (" + minimums(registry) + "; or exclude executors with "
+								+ "poolpilot.exclude)");
 			}
 		};
+	}
+
+	private static String minimums(PoolRegistry registry) {
+		return registry.pools()
+			.stream()
+			.sorted(Comparator.comparing(ManagedPool::getName))
+			.map((pool) -> pool.getName() + " " + pool.minThreads())
+			.collect(Collectors.joining(" + "));
 	}
 
 	/**
@@ -113,6 +126,16 @@ public final class PoolpilotAutoConfiguration {
 						+ "managed (it is excluded, or named otherwise). The managed pools are " + pools + ".");
 			}
 		});
+	}
+
+	/**
+	 * Once every bean exists, warn about declared pools that nothing reaches because
+	 * async execution is not enabled.
+	 */
+	@Bean
+	AsyncEnabledCheck poolpilotAsyncEnabledCheck(ConfigurableListableBeanFactory beanFactory,
+			PoolpilotProperties properties) {
+		return new AsyncEnabledCheck(beanFactory, List.copyOf(properties.getPools().keySet()));
 	}
 
 	@Bean

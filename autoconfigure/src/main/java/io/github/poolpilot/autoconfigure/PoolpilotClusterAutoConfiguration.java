@@ -46,6 +46,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 @AutoConfiguration(after = PoolpilotAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("poolpilot.cluster.enabled")
 @EnableConfigurationProperties(PoolpilotClusterProperties.class)
 public final class PoolpilotClusterAutoConfiguration {

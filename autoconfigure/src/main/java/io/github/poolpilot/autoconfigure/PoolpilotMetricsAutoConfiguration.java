@@ -13,6 +13,7 @@ import io.github.poolpilot.tuning.Tuner;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,6 +33,7 @@ import org.springframework.context.annotation.Bean;
 		CompositeMeterRegistryAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
 @ConditionalOnBean({ MeterRegistry.class, PoolRegistry.class })
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotMetricsAutoConfiguration {
 
 	@Bean

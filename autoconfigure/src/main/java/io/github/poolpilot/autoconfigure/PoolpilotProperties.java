@@ -18,6 +18,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("poolpilot")
 public class PoolpilotProperties {
 
+	/**
+	 * Whether poolpilot manages any pool; false turns it off entirely: no pools, no
+	 * managed executors, no endpoint, metrics, health or rejection handling.
+	 */
+	private boolean enabled = true;
+
 	private final Budget budget = new Budget();
 
 	private final Tuning tuning = new Tuning();
@@ -37,6 +43,14 @@ public class PoolpilotProperties {
 	 * Pools to create, by bean name.
 	 */
 	private final Map<String, Pool> pools = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
 
 	public Budget getBudget() {
 		return this.budget;

@@ -2,6 +2,7 @@ package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.StringJoiner;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,14 +26,17 @@ final class PoolpilotPropertiesValidator {
 
 	static void validate(PoolpilotProperties properties) {
 		int minThreadsSum = 0;
+		StringJoiner terms = new StringJoiner(" + ");
 		for (Map.Entry<String, Pool> entry : properties.getPools().entrySet()) {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
 			minThreadsSum += entry.getValue().getMinThreads();
+			terms.add(entry.getKey() + " " + entry.getValue().getMinThreads());
 		}
 		Integer budget = properties.getBudget().getMaxThreads();
 		if (budget != null && budget < Math.max(1, minThreadsSum)) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads", budget,
-					"must be at least 1 and at least the sum of the pools' min-threads (" + minThreadsSum + ")");
+					"must be at least 1 and at least the sum of the pools' min-threads (" + minThreadsSum
+							+ ((minThreadsSum > 0) ? ": " + terms : "") + ")");
 		}
 		if (properties.getExistingExecutors().getQueueCapacity() < 1) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.queue-capacity",

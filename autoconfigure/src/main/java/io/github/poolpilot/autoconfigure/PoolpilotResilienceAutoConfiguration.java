@@ -16,6 +16,7 @@ import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
@@ -38,6 +39,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(
 		afterName = { "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
 				"io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotResilienceAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)

@@ -39,6 +39,7 @@ import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
 @ManagementContextConfiguration(value = ManagementContextType.ANY, proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass({ SimpleUrlHandlerMapping.class, JsonMapper.class })
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
 @ConditionalOnAvailableEndpoint(endpoint = ThreadPoolsEndpoint.class, exposure = EndpointExposure.WEB)
 public class PoolpilotUiManagementContextConfiguration {

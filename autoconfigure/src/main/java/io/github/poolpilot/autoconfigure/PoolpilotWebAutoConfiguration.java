@@ -24,6 +24,7 @@ import org.springframework.http.ProblemDetail;
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass(ProblemDetail.class)
 @ConditionalOnBooleanProperty(name = "poolpilot.web.rejection-handler-enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotWebAutoConfiguration {
 
 	@Bean

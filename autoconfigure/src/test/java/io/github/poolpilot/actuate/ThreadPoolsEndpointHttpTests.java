@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author poolpilot authors
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=threadpools",
+		properties = { "management.endpoints.web.exposure.include=threadpools,loggers",
 				"management.endpoint.threadpools.access=unrestricted", "poolpilot.budget.max-threads=10",
 				"poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=8",
 				"poolpilot.pools.talk.queue-capacity=20", "poolpilot.pools.stop.max-threads=4",
@@ -88,9 +89,15 @@ class ThreadPoolsEndpointHttpTests {
 	@Test
 	void showsOnePoolOr404() {
 		assertThat(get("/actuator/threadpools/talk").getBody()).startsWith("{\"corePoolSize\":4");
-		assertThat(get("/actuator/threadpools/nope").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-		assertThat(post("/actuator/threadpools/nope", "{\"corePoolSize\":3}").getStatusCode())
-			.isEqualTo(HttpStatus.NOT_FOUND);
+		for (ResponseEntity<String> response : List.of(get("/actuator/threadpools/nope"),
+				post("/actuator/threadpools/nope", "{\"corePoolSize\":3}"))) {
+			assertThat(response.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+			assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+			assertThat(JsonPath.<String>read(response.getBody(), "$.pool")).isEqualTo("nope");
+			assertThat(JsonPath.<List<String>>read(response.getBody(), "$.pools")).containsExactly("stop", "talk");
+			assertThat(JsonPath.<String>read(response.getBody(), "$.detail"))
+				.isEqualTo("No managed pool is named 'nope' (the pools are [stop, talk])");
+		}
 	}
 
 	@Test
@@ -128,18 +135,43 @@ class ThreadPoolsEndpointHttpTests {
 	void invalidChangesAnswer400NamingTheFieldAndChangeNothing(String caseAndField) {
 		String body = caseAndField.substring(0, caseAndField.indexOf('|'));
 		String field = caseAndField.substring(caseAndField.indexOf('|') + 1);
-		ResponseEntity<String> response = post("/actuator/threadpools/talk", body);
-		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(response.getBody()).contains("\"field\":\"" + field + "\"");
+		assertProblem(post("/actuator/threadpools/talk", body), field);
 		assertUnchanged();
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "{\"corePoolSize\":\"many\"}", "{\"corePoolSize\":1.5}",
-			"{\"maxPoolSize\":99999999999999}", "{\"corePoolSize\":[1]}", "{not json", "[]" })
-	void malformedValuesAnswer400AndChangeNothing(String body) {
-		assertThat(post("/actuator/threadpools/talk", body).getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+	@CsvSource(delimiter = '|', quoteCharacter = '`',
+			textBlock = """
+							{"corePoolSize":"many"}          | corePoolSize | corePoolSize must be a whole number (a JSON integer) between the pool's minThreads and maxThreads, not the string "many"
+							{"corePoolSize":1.5}             | corePoolSize | corePoolSize must be a whole number (a JSON integer) between the pool's minThreads and maxThreads, not the fraction 1.5
+							{"maxPoolSize":99999999999999}   | maxPoolSize  | maxPoolSize must be a whole number (a JSON integer) between the pool's minThreads and maxThreads, not the number 99999999999999, which is out of range
+							{"corePoolSize":[1]}             | corePoolSize | corePoolSize must be a whole number (a JSON integer) between the pool's minThreads and maxThreads, not an array or an object
+							{"tuning":true}                  | tuning       | tuning "true" is not a tuning mode (allowed: "auto", "manual")
+					{"tuning":{}}                    | tuning       | tuning must be "auto" or "manual", not an array or an object
+							{not json                        | body         | the body must be a JSON object with any of corePoolSize and maxPoolSize (whole numbers) and tuning ("auto" or "manual")
+							[]                               | body         | the body must be a JSON object with any of corePoolSize and maxPoolSize (whole numbers) and tuning ("auto" or "manual")
+							""")
+	void malformedValuesAnswerAProblemNamingTheFieldAndChangeNothing(String body, String field, String detail) {
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", body);
+		assertProblem(response, field);
+		assertThat(JsonPath.<String>read(response.getBody(), "$.detail")).isEqualTo(detail);
 		assertUnchanged();
+	}
+
+	@Test
+	void aMalformedBodyForAnotherEndpointKeepsSpringsOwnAnswer() {
+		ResponseEntity<String> response = post("/actuator/loggers/ROOT", "{not json");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getHeaders().getContentType()).isNotEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+	}
+
+	private void assertProblem(ResponseEntity<String> response, String field) {
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(JsonPath.<String>read(response.getBody(), "$.field")).isEqualTo(field);
+		assertThat(JsonPath.<Integer>read(response.getBody(), "$.status")).isEqualTo(400);
+		assertThat(JsonPath.<String>read(response.getBody(), "$.title")).isEqualTo("Bad Request");
+		assertThat(JsonPath.<String>read(response.getBody(), "$.detail")).isNotBlank();
 	}
 
 	private void assertUnchanged() {
@@ -169,9 +201,10 @@ class ThreadPoolsEndpointHttpTests {
 				"abandonedTasks", "timedOutTasks", "minThreads", "maxThreads", "weight", "tuning.mode",
 				"tuning.targetThreads", "tuning.lastDecision", "tuning.limited", "littlesLaw.arrivalRate",
 				"littlesLaw.throughput", "littlesLaw.meanServiceTimeMs", "littlesLaw.meanQueueWaitMs",
-				"littlesLaw.meanResponseTimeMs", "littlesLaw.p99ResponseTimeMs", "littlesLaw.estimatedConcurrency",
-				"littlesLaw.busyThreads", "littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu",
-				"littlesLaw.waitComputeRatio", "littlesLaw.recommendedThreads");
+				"littlesLaw.meanResponseTimeMs", "littlesLaw.p50ResponseTimeMs", "littlesLaw.p90ResponseTimeMs",
+				"littlesLaw.p99ResponseTimeMs", "littlesLaw.estimatedConcurrency", "littlesLaw.busyThreads",
+				"littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu", "littlesLaw.waitComputeRatio",
+				"littlesLaw.recommendedThreads");
 		List<String> expected = new ArrayList<>(
 				List.of("budget.maxThreads", "budget.allocatedThreads", "budget.liveThreads"));
 		pool.forEach((field) -> expected.add("pools.talk." + field));

@@ -23,16 +23,24 @@ import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.web.PoolRejectionExceptionHandler;
 import io.github.poolpilot.testsupport.Blocking;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.http.ProblemDetail;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -130,6 +138,7 @@ class PoolpilotAutoConfigurationTests {
 				// whose core size is its floor.
 				assertThat(analysis.getAction()).contains("'poolpilot.budget.max-threads'")
 					.contains("must be at least 12")
+					.contains("(applicationTaskExecutor 8 + start 2 + talk 2; or exclude")
 					.contains("poolpilot.exclude");
 			});
 	}
@@ -150,7 +159,7 @@ class PoolpilotAutoConfigurationTests {
 					poolpilot.pools.talk.queue-capacity=0   | poolpilot.pools.talk.queue-capacity   | must be at least 1
 					poolpilot.pools.talk.weight=0           | poolpilot.pools.talk.weight           | must be at least 1
 					poolpilot.pools.talk.rejection-status=418 | poolpilot.pools.talk.rejection-status | must be 429 or 503
-					poolpilot.budget.max-threads=1          | poolpilot.budget.max-threads          | sum of the pools' min-threads (4)
+					poolpilot.budget.max-threads=1          | poolpilot.budget.max-threads          | sum of the pools' min-threads (4: talk 2 + stop 2)
 					""")
 	void invalidConfigurationFailsStartUpNamingTheKeyAndTheAllowedValues(String setting, String key, String allowed) {
 		this.runner
@@ -178,6 +187,30 @@ class PoolpilotAutoConfigurationTests {
 				.isEqualTo("Invalid poolpilot configuration: 'poolpilot.tuning.fast-path-interval' is " + shown + ".");
 			assertThat(analysis.getAction()).contains("'poolpilot.tuning.fast-path-interval'")
 				.contains("must be 0 (off) or a positive duration shorter than poolpilot.measurement.window (PT1S)");
+		});
+	}
+
+	@Test
+	void aValueIsShownAsItWasWritten() {
+		this.runner.withPropertyValues("poolpilot.tuning.fast-path-interval=-1ms").run((context) -> {
+			MockEnvironment environment = new MockEnvironment().withProperty("poolpilot.tuning.fast-path-interval",
+					"-1ms");
+			// As Spring Boot makes the analyzers: from spring.factories, given the
+			// environment.
+			FailureAnalyzer analyzer = SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
+				.load(FailureAnalyzer.class,
+						ArgumentResolver.of(Environment.class, environment)
+							.and(BeanFactory.class, new DefaultListableBeanFactory()),
+						// Analyzers of what is not on this classpath are left out, as
+						// Boot does.
+						FailureHandler.handleMessage((message, failure) -> {
+						}))
+				.stream()
+				.filter(InvalidPoolpilotPropertyFailureAnalyzer.class::isInstance)
+				.findFirst()
+				.orElseThrow();
+			assertThat(analyzer.analyze(context.getStartupFailure()).getDescription())
+				.isEqualTo("Invalid poolpilot configuration: 'poolpilot.tuning.fast-path-interval' is -1ms.");
 		});
 	}
 

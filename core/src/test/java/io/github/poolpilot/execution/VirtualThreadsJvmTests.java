@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author poolpilot authors
  */
-@EnabledIfSystemProperty(named = "poolpilot.virtual-threads.execution", matches = "true")
+@EnabledIfSystemProperty(named = "poolpilot-tests.virtual-threads.execution", matches = "true")
 class VirtualThreadsJvmTests {
 
 	@Test

@@ -130,18 +130,21 @@ public final class RealPostgres implements ExecutionCondition {
 
 	@Override
 	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-		return evaluate(choice(), context.getDisplayName());
+		ConditionEvaluationResult result = evaluate(choice());
+		// Said here, for a test really skipped, and not by evaluate, which tests call.
+		if (result.isDisabled()) {
+			System.err.println("WARNING " + context.getDisplayName() + ": " + result.getReason().orElse(""));
+		}
+		return result;
 	}
 
-	static ConditionEvaluationResult evaluate(Choice choice, String test) {
+	static ConditionEvaluationResult evaluate(Choice choice) {
 		String none = "no Docker engine for Testcontainers and no PostgreSQL on 127.0.0.1:5432";
 		if (choice == Choice.FAIL) {
 			throw new IllegalStateException("CI=true but there is " + none + ": this test needs a real PostgreSQL");
 		}
 		if (choice == Choice.SKIP) {
-			String reason = "Skipped: " + none + " (with CI=true this fails instead)";
-			System.err.println("WARNING " + test + ": " + reason);
-			return ConditionEvaluationResult.disabled(reason);
+			return ConditionEvaluationResult.disabled("Skipped: " + none + " (with CI=true this fails instead)");
 		}
 		return ConditionEvaluationResult.enabled("PostgreSQL from " + choice);
 	}

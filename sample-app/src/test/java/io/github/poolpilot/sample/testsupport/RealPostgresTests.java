@@ -27,7 +27,7 @@ class RealPostgresTests {
 
 	@Test
 	void withoutADatabaseTheTestIsSkippedWithAReasonOutsideCi() {
-		ConditionEvaluationResult result = RealPostgres.evaluate(Choice.SKIP, "someTest");
+		ConditionEvaluationResult result = RealPostgres.evaluate(Choice.SKIP);
 		assertThat(result.isDisabled()).isTrue();
 		assertThat(result.getReason()).hasValueSatisfying(
 				(reason) -> assertThat(reason).contains("no Docker engine", "127.0.0.1:5432", "CI=true"));
@@ -35,14 +35,14 @@ class RealPostgresTests {
 
 	@Test
 	void withoutADatabaseTheTestFailsOnCi() {
-		assertThatIllegalStateException().isThrownBy(() -> RealPostgres.evaluate(Choice.FAIL, "someTest"))
+		assertThatIllegalStateException().isThrownBy(() -> RealPostgres.evaluate(Choice.FAIL))
 			.withMessageContaining("CI=true");
 	}
 
 	@Test
 	void withADatabaseTheTestRuns() {
-		assertThat(RealPostgres.evaluate(Choice.LOCAL, "someTest").isDisabled()).isFalse();
-		assertThat(RealPostgres.evaluate(Choice.TESTCONTAINERS, "someTest").isDisabled()).isFalse();
+		assertThat(RealPostgres.evaluate(Choice.LOCAL).isDisabled()).isFalse();
+		assertThat(RealPostgres.evaluate(Choice.TESTCONTAINERS).isDisabled()).isFalse();
 	}
 
 	@Test
