@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -49,8 +50,10 @@ class ManagedExecutorConservationTests {
 
 	@Test
 	void everySubmittedTaskIsCompletedFailedOrRejectedExactlyOnceWhileResizing() throws Exception {
+		LongAdder uncaught = new LongAdder();
 		ManagedExecutor pool = ManagedExecutor.builder("stress", new PoolBounds(1, 8), 50)
 			.sizes(2, 4)
+			.threadFactory(quietThreads(uncaught))
 			.recorder(PoolRecorder.builder().timingSampleEvery(3).cpuSampleEvery(4).build())
 			.build();
 		LongAdder ran = new LongAdder();
@@ -78,6 +81,21 @@ class ManagedExecutorConservationTests {
 		assertThat(counts.submitted()).isEqualTo(counts.completed() + counts.failed() + counts.rejected());
 		assertThat(counts.rejected()).as("the test should overload the pool").isPositive();
 		assertThat(counts.abandoned()).isZero();
+		// A task given to execute() that fails ends its worker thread with the failure.
+		assertThat(uncaught.sum()).isPositive().isLessThanOrEqualTo(threw.sum());
+	}
+
+	/**
+	 * Worker threads whose uncaught failures (the planned ones of tasks given to
+	 * {@code execute}) are counted rather than printed.
+	 */
+	private static ThreadFactory quietThreads(LongAdder uncaught) {
+		ThreadFactory threads = Executors.defaultThreadFactory();
+		return (runnable) -> {
+			Thread thread = threads.newThread(runnable);
+			thread.setUncaughtExceptionHandler((t, ex) -> uncaught.increment());
+			return thread;
+		};
 	}
 
 	private void produce(ManagedExecutor pool, long seed, LongAdder ran, LongAdder threw, LongAdder rejectedSeen) {
