@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -118,8 +119,7 @@ class UnknownKeysCheckTests {
 		this.runner
 			.withPropertyValues("poolpilot.pools.work.maxThreads=4", "poolpilot.pools.work.min_threads=2",
 					"poolpilot.pools.work.resilience.timeout=1s", "poolpilot.exclude[0]=reportExecutor",
-					"poolpilot.existing-executors.report-executor.min-threads=1", "poolpilot.budget.max-threads=20",
-					"poolpilot.pools.idle=")
+					"poolpilot.existing-executors.report-executor.min-threads=1", "poolpilot.budget.max-threads=20")
 			.withInitializer(
 					(context) -> context.getEnvironment()
 						.getPropertySources()
@@ -133,6 +133,25 @@ class UnknownKeysCheckTests {
 				assertThat(work.getMinThreads()).isEqualTo(2);
 				assertThat(work.getQueueCapacity()).isEqualTo(7);
 			});
+	}
+
+	@Test
+	void anEmptyPoolEntryIsAPoolWithEveryDefaultFromSpringBoot41() {
+		this.runner.withPropertyValues("poolpilot.pools.idle=").run((context) -> {
+			if (SpringBootVersion.getVersion().startsWith("4.0.")) {
+				// Spring Boot 4.0's binder refuses an empty entry (documented in the
+				// README's compatibility table): the key is known, the value is not
+				// bound.
+				assertThat(context).getFailure()
+					.rootCause()
+					.hasMessageContaining("No converter found capable of converting");
+				return;
+			}
+			assertThat(context).hasNotFailed();
+			PoolpilotProperties.Pool idle = context.getBean(PoolpilotProperties.class).getPools().get("idle");
+			assertThat(idle).isNotNull();
+			assertThat(idle.getMaxThreads()).isEqualTo(new PoolpilotProperties.Pool().getMaxThreads());
+		});
 	}
 
 	@Test
