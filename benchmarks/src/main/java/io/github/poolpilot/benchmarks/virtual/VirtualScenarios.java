@@ -39,7 +39,7 @@ import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.tuning.Tuner;
 
 /**
- * Scenarios S2 and S3 of DESIGN.md §5 on real threads, each with the pool on platform
+ * Scenarios S2 and S3 of docs/tuning.md on real threads, each with the pool on platform
  * threads and on virtual threads (Java 21+) under the same tuner, and a virtual thread
  * per task with no limit at all as the baseline virtual threads invite:
  * <ul>
