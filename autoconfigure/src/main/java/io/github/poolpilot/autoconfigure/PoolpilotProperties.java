@@ -317,15 +317,6 @@ public class PoolpilotProperties {
 		 */
 		private final Resilience resilience = new Resilience();
 
-		/**
-		 * The pool's limit shared with the other instances of its cluster group.
-		 */
-		private final PoolCluster cluster = new PoolCluster();
-
-		public PoolCluster getCluster() {
-			return this.cluster;
-		}
-
 		public int getMinThreads() {
 			return this.minThreads;
 		}
@@ -450,42 +441,6 @@ public class PoolpilotProperties {
 
 		public void setCircuitBreaker(@Nullable String circuitBreaker) {
 			this.circuitBreaker = circuitBreaker;
-		}
-
-	}
-
-	/**
-	 * A pool's limit shared with the other instances of its cluster group
-	 * ({@code poolpilot.cluster.enabled}).
-	 */
-	public static class PoolCluster {
-
-		/**
-		 * Most threads the pool may have across all instances of the group together, such
-		 * as the calls a downstream admits at once. No cluster-wide limit when not set.
-		 */
-		private @Nullable Integer maxThreads;
-
-		/**
-		 * Threads this instance falls back to when it cannot reach the others and its
-		 * lease expired. Defaults to max-threads divided by the instances last known.
-		 */
-		private @Nullable Integer localShare;
-
-		public @Nullable Integer getMaxThreads() {
-			return this.maxThreads;
-		}
-
-		public void setMaxThreads(@Nullable Integer maxThreads) {
-			this.maxThreads = maxThreads;
-		}
-
-		public @Nullable Integer getLocalShare() {
-			return this.localShare;
-		}
-
-		public void setLocalShare(@Nullable Integer localShare) {
-			this.localShare = localShare;
 		}
 
 	}
