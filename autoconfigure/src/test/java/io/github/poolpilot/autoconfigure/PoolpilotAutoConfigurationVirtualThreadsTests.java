@@ -144,7 +144,7 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 	@Test
 	void theTunerMovesTheLimitWithinMinAndMaxThreads() {
 		this.runner
-			.withPropertyValues("poolpilot.measurement.window=200ms", "poolpilot.pools.talk.min-threads=2",
+			.withPropertyValues("poolpilot.measurement.window=1s", "poolpilot.pools.talk.min-threads=2",
 					"poolpilot.pools.talk.max-threads=32", "poolpilot.pools.talk.queue-capacity=2000")
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
