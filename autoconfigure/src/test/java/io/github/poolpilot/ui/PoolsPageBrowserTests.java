@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.OS;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -103,10 +104,15 @@ class PoolsPageBrowserTests {
 		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
 		ManagedPool pool = this.app.getBean(PoolRegistry.class).get("talk");
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.maxPoolSize() == 3 && pool.corePoolSize() == 3);
+		// The page redraws a pool's badges every second: a badge read as it is replaced
+		// is
+		// read again.
 		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("manual"));
 		talk.findElement(By.cssSelector("button[data-action='auto']")).click();
 		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("auto"));
 
 		core.clear();
@@ -115,6 +121,7 @@ class PoolsPageBrowserTests {
 		max.sendKeys("2");
 		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
 		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".controls .message")).getText(),
 					(message) -> message.contains("corePoolSize"));
 	}
