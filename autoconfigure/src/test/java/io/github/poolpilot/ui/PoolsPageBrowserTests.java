@@ -21,6 +21,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
+import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 
@@ -157,7 +158,7 @@ class PoolsPageBrowserTests {
 		this.load.scheduleAtFixedRate(() -> {
 			for (int i = 0; i < 3; i++) {
 				try {
-					talk.execute(() -> sleep(20));
+					talk.execute(() -> Blocking.sleep(Duration.ofMillis(20)));
 				}
 				catch (TaskRejectedException ex) {
 					// The refusals are part of the picture.
@@ -189,15 +190,6 @@ class PoolsPageBrowserTests {
 		Path to = Path.of(System.getProperty("poolpilot.ui.screenshot", "target/poolpilot-ui.png"));
 		Files.createDirectories(to.toAbsolutePath().getParent());
 		Files.write(to, this.browser.getScreenshotAs(OutputType.BYTES));
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }
