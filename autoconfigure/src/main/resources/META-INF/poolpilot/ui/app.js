@@ -98,9 +98,13 @@
 		});
 		auto.addEventListener('click', function () { change(view, { tuning: 'auto' }); });
 		manual.addEventListener('click', function () { change(view, { tuning: 'manual' }); });
-		// What a person typed stays until they send it.
+		// What a person typed stays until they send it: from the moment they enter a
+		// field, so that a redraw between clearing it and typing cannot put the old
+		// size back in front of what they type.
 		[core, max].forEach(function (input) {
-			input.addEventListener('input', function () { view.editing = true; });
+			['focus', 'input'].forEach(function (type) {
+				input.addEventListener(type, function () { view.editing = true; });
+			});
 		});
 		view.inputs = { core: core, max: max, message: message };
 		return box;

@@ -31,7 +31,7 @@ class ArchitectureTests {
 
 	private static final String[] CORE = { "io.github.poolpilot.measure..", "io.github.poolpilot.budget..",
 			"io.github.poolpilot.pool..", "io.github.poolpilot.guard..", "io.github.poolpilot.execution..",
-			"io.github.poolpilot.tuning..", "io.github.poolpilot.history.." };
+			"io.github.poolpilot.tuning..", "io.github.poolpilot.history..", "io.github.poolpilot.cluster.." };
 
 	@Test
 	void thePlainJavaRoomsImportNoSpringAndNoMetricsOrResilienceLibrary() {
@@ -66,13 +66,17 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.tuning..")
 			.layer("history")
 			.definedBy("io.github.poolpilot.history..")
+			.layer("cluster")
+			.definedBy("io.github.poolpilot.cluster..")
 			.layer("spring")
 			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
 					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.task..",
-					"io.github.poolpilot.resilience..", "io.github.poolpilot.ui..")
+					"io.github.poolpilot.resilience..", "io.github.poolpilot.ui..", "io.github.poolpilot.redis..")
 			.whereLayer("spring")
 			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("history")
+			.mayOnlyBeAccessedByLayers("spring")
+			.whereLayer("cluster")
 			.mayOnlyBeAccessedByLayers("spring")
 			.whereLayer("tuning")
 			.mayOnlyBeAccessedByLayers("history", "spring")
@@ -81,11 +85,11 @@ class ArchitectureTests {
 			.whereLayer("guard")
 			.mayOnlyBeAccessedByLayers("execution", "spring")
 			.whereLayer("pool")
-			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "history", "spring")
+			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "history", "cluster", "spring")
 			.whereLayer("budget")
-			.mayOnlyBeAccessedByLayers("pool", "tuning", "spring")
+			.mayOnlyBeAccessedByLayers("pool", "tuning", "cluster", "spring")
 			.whereLayer("measure")
-			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "history", "spring")
+			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "history", "cluster", "spring")
 			.check(CLASSES);
 	}
 

@@ -1,10 +1,14 @@
 package io.github.poolpilot.actuate;
 
+import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.cluster.ClusterStatus;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.measure.PoolSnapshot.Rejections;
@@ -61,13 +65,16 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param weight share of the budget
 	 * @param tuning who decides the size, and the last decision
 	 * @param littlesLaw the last window's figures, or {@code null} before the first
+	 * @param cluster the pool's share of a limit across the instances of its cluster, or
+	 * {@code null} (left out) when it has none
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
 			RejectionsDescriptor rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads,
-			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw) {
+			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster) {
 
-		static PoolDescriptor of(ManagedPool pool, TuningState tuning) {
+		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
 			Sizes sizes = pool.sizes();
 			TaskCounts counts = pool.getRecorder().taskCounts();
 			PoolSnapshot snapshot = pool.lastSnapshot();
@@ -78,8 +85,48 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 					counts.timedOut(), sizes.minThreads(), sizes.maxThreads(), pool.getWeight(),
 					new TuningDescriptor(tuning.getMode().value(), sizes.maxPoolSize(),
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
-					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null);
+					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
+					(cluster != null) ? ClusterDescriptor.of(cluster) : null);
 		}
+
+	}
+
+	/**
+	 * A pool's share of a limit across the instances of its cluster.
+	 *
+	 * @param limit the most threads the pool may have across all instances
+	 * @param lease this instance's lease: the most threads its pool may have now
+	 * @param leaseAgeMs how long ago the lease was renewed, or -1 before the first
+	 * renewal
+	 * @param state {@code ok}, or {@code degraded} while Redis cannot be reached
+	 * @param fallback whether the lease expired unrenewed and the pool holds a fallback
+	 * share
+	 * @param instances the live instances as last read, this one first
+	 */
+	public record ClusterDescriptor(int limit, int lease, long leaseAgeMs, String state, boolean fallback,
+			List<InstanceDescriptor> instances) {
+
+		static ClusterDescriptor of(ClusterStatus status) {
+			return new ClusterDescriptor(status.limit(), status.lease(), status.leaseAgeMs(), status.state().value(),
+					status.fallback(),
+					status.instances()
+						.stream()
+						.map((instance) -> new InstanceDescriptor(instance.id(), instance.demand(), instance.lease(),
+								instance.self()))
+						.toList());
+		}
+
+	}
+
+	/**
+	 * One live instance of a pool's cluster.
+	 *
+	 * @param id its id
+	 * @param demand the threads it asked for
+	 * @param lease the threads it may hold
+	 * @param self whether it is this instance
+	 */
+	public record InstanceDescriptor(String id, int demand, int lease, boolean self) {
 
 	}
 
@@ -123,6 +170,9 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param p50ResponseTimeMs median of the response time
 	 * @param p90ResponseTimeMs 90th percentile of the response time
 	 * @param p99ResponseTimeMs 99th percentile of the response time
+	 * @param percentileSampleSize how many timed tasks the percentiles rest on: every
+	 * task of the window below about a thousand a window, a sample of about a thousand
+	 * (fewer for very short tasks) above
 	 * @param estimatedConcurrency tasks in the pool, queued or running (L = X·R)
 	 * @param busyThreads threads kept busy (X·S), at most the pool's maximum size: a
 	 * window's completions can hold service time spent in the window before
@@ -136,14 +186,16 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 */
 	public record LittlesLawDescriptor(double arrivalRate, double throughput, double meanServiceTimeMs,
 			double meanQueueWaitMs, double meanResponseTimeMs, double p50ResponseTimeMs, double p90ResponseTimeMs,
-			double p99ResponseTimeMs, double estimatedConcurrency, double busyThreads, double deadTimeRatio,
-			double concurrencyPerCpu, @Nullable Double waitComputeRatio, @Nullable Integer recommendedThreads) {
+			double p99ResponseTimeMs, long percentileSampleSize, double estimatedConcurrency, double busyThreads,
+			double deadTimeRatio, double concurrencyPerCpu, @Nullable Double waitComputeRatio,
+			@Nullable Integer recommendedThreads) {
 
 		static LittlesLawDescriptor of(PoolSnapshot snapshot) {
 			LittlesLaw law = snapshot.littlesLaw();
 			return new LittlesLawDescriptor(law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
 					law.meanQueueWaitMs(), law.meanResponseTimeMs(), snapshot.responseTime().p50Ms(),
-					snapshot.responseTime().p90Ms(), law.p99ResponseTimeMs(), law.estimatedConcurrency(),
+					snapshot.responseTime().p90Ms(), law.p99ResponseTimeMs(), snapshot.responseTime().samples(),
+					law.estimatedConcurrency(),
 					Math.min(law.busyThreads(), Math.max(snapshot.sizes().maxPoolSize(), snapshot.sizes().poolSize())),
 					law.deadTimeRatio(), law.concurrencyPerCpu(), law.waitComputeRatio(), law.recommendedThreads());
 		}

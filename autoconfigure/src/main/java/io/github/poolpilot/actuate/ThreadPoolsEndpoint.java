@@ -3,6 +3,7 @@ package io.github.poolpilot.actuate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -10,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.BudgetDescriptor;
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
+import io.github.poolpilot.cluster.ClusterStatus;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -52,6 +54,8 @@ public class ThreadPoolsEndpoint {
 
 	private final ApplicationEventPublisher events;
 
+	private Function<String, @Nullable ClusterStatus> clusters = (pool) -> null;
+
 	/**
 	 * Create an endpoint.
 	 * @param registry the managed pools
@@ -62,6 +66,16 @@ public class ThreadPoolsEndpoint {
 		this.registry = registry;
 		this.tuner = tuner;
 		this.events = events;
+	}
+
+	/**
+	 * Show each pool's view of its cluster, for the pools that share a cluster-wide
+	 * limit.
+	 * @param clusters a pool's cluster view by its name, {@code null} for a pool without
+	 * one
+	 */
+	public void setClusters(Function<String, @Nullable ClusterStatus> clusters) {
+		this.clusters = clusters;
 	}
 
 	@ReadOperation
@@ -155,7 +169,7 @@ public class ThreadPoolsEndpoint {
 	}
 
 	private PoolDescriptor describe(ManagedPool pool) {
-		return PoolDescriptor.of(pool, this.tuner.state(pool.getName()));
+		return PoolDescriptor.of(pool, this.tuner.state(pool.getName()), this.clusters.apply(pool.getName()));
 	}
 
 }

@@ -4,6 +4,8 @@ import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
 import io.github.poolpilot.actuate.ThreadPoolsRequestBodyCheck;
 import io.github.poolpilot.actuate.TunerAuditListener;
+import io.github.poolpilot.cluster.ClusterCoordinator;
+import io.github.poolpilot.cluster.PoolLease;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Tuner;
 
@@ -37,8 +39,15 @@ public final class PoolpilotActuatorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(PoolRegistry.class)
-	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, Tuner tuner, ApplicationEventPublisher events) {
-		return new ThreadPoolsEndpoint(registry, tuner, events);
+	ThreadPoolsEndpoint threadPoolsEndpoint(PoolRegistry registry, Tuner tuner, ApplicationEventPublisher events,
+			ObjectProvider<ClusterCoordinator> cluster) {
+		ThreadPoolsEndpoint endpoint = new ThreadPoolsEndpoint(registry, tuner, events);
+		endpoint.setClusters((pool) -> {
+			ClusterCoordinator coordinator = cluster.getIfAvailable();
+			PoolLease lease = (coordinator != null) ? coordinator.lease(pool) : null;
+			return (lease != null) ? lease.status() : null;
+		});
+		return endpoint;
 	}
 
 	@Bean

@@ -156,7 +156,7 @@ public final class PoolpilotAutoConfiguration {
 		return tuner;
 	}
 
-	@Bean(initMethod = "start", destroyMethod = "close")
+	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner,
 			ObjectProvider<HistoryFeed> history) {
@@ -167,6 +167,18 @@ public final class PoolpilotAutoConfiguration {
 		} : tuner::tick;
 		return new PoolSampler(registry, properties.getMeasurement().getWindow(), afterWindow,
 				properties.getTuning().getFastPathInterval(), tuner::pulse);
+	}
+
+	/**
+	 * Windows and pulses start with the context, after the start-up check fitted the
+	 * pools to the budget: a pulse before it would share a budget that the pools sized
+	 * before the application's own executors joined still overrun.
+	 * @param sampler the sampler
+	 * @return its lifecycle
+	 */
+	@Bean
+	SamplerLifecycle poolpilotSamplerLifecycle(PoolSampler sampler) {
+		return new SamplerLifecycle(sampler);
 	}
 
 	/**

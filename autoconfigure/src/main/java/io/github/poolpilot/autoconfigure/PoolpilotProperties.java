@@ -151,13 +151,15 @@ public class PoolpilotProperties {
 		private Duration window = Duration.ofSeconds(1);
 
 		/**
-		 * Time one task in this many; 1 times every task. Counts are exact either way.
+		 * Time at most one task in this many; 1 lets the load decide (every task below
+		 * about a thousand a window, a sample of about a thousand above). Counts are
+		 * exact either way.
 		 */
 		private int timingSampleEvery = 1;
 
 		/**
-		 * Read the thread CPU time of one timed task in this many; 0 turns CPU sampling
-		 * off.
+		 * Read the thread CPU time of at most one timed task in this many; 0 turns CPU
+		 * sampling off.
 		 */
 		private int cpuSampleEvery = 16;
 
@@ -317,6 +319,15 @@ public class PoolpilotProperties {
 		 */
 		private final Resilience resilience = new Resilience();
 
+		/**
+		 * The pool's limit shared with the other instances of its cluster group.
+		 */
+		private final PoolCluster cluster = new PoolCluster();
+
+		public PoolCluster getCluster() {
+			return this.cluster;
+		}
+
 		public int getMinThreads() {
 			return this.minThreads;
 		}
@@ -441,6 +452,42 @@ public class PoolpilotProperties {
 
 		public void setCircuitBreaker(@Nullable String circuitBreaker) {
 			this.circuitBreaker = circuitBreaker;
+		}
+
+	}
+
+	/**
+	 * A pool's limit shared with the other instances of its cluster group
+	 * ({@code poolpilot.cluster.enabled}).
+	 */
+	public static class PoolCluster {
+
+		/**
+		 * Most threads the pool may have across all instances of the group together, such
+		 * as the calls a downstream admits at once. No cluster-wide limit when not set.
+		 */
+		private @Nullable Integer maxThreads;
+
+		/**
+		 * Threads this instance falls back to when it cannot reach the others and its
+		 * lease expired. Defaults to max-threads divided by the instances last known.
+		 */
+		private @Nullable Integer localShare;
+
+		public @Nullable Integer getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(@Nullable Integer maxThreads) {
+			this.maxThreads = maxThreads;
+		}
+
+		public @Nullable Integer getLocalShare() {
+			return this.localShare;
+		}
+
+		public void setLocalShare(@Nullable Integer localShare) {
+			this.localShare = localShare;
 		}
 
 	}

@@ -85,6 +85,7 @@ final class PoolpilotPropertiesValidator {
 					"needs Java 21 or later, and this application runs on Java " + Runtime.version()
 							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
 		}
+		ClusterPropertiesValidator.validate(prefix + "cluster.", pool.getCluster());
 		validateShared(prefix, pool);
 	}
 
@@ -114,6 +115,11 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
 					"is for the pools poolpilot creates: an existing ThreadPoolTaskExecutor keeps its own threads; "
 							+ "declare it under poolpilot.pools instead to run its tasks on virtual threads");
+		}
+		if (pool.getCluster().getMaxThreads() != null || pool.getCluster().getLocalShare() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "cluster.max-threads",
+					pool.getCluster().getMaxThreads(), "is for the pools poolpilot creates: declare the executor "
+							+ "under poolpilot.pools to share its limit with the other instances");
 		}
 		validateShared(prefix, pool);
 	}

@@ -35,8 +35,13 @@ class ThreadPoolsDescriptorTests {
 		assertThat(law.p99ResponseTimeMs()).isEqualTo(260.0);
 	}
 
+	@Test
+	void thePercentilesSayHowManyTimedTasksTheyRestOn() {
+		assertThat(LittlesLawDescriptor.of(snapshot(2, 1.0)).percentileSampleSize()).isEqualTo(1000);
+	}
+
 	private static PoolSnapshot snapshot(int threads, double busyThreads) {
-		Latency response = new Latency(200, 180, 240, 260, 300);
+		Latency response = new Latency(200, 180, 240, 260, 300, 1000);
 		return new PoolSnapshot("talk", 2, new Sizes(threads, threads, threads, threads, 0, 10, 1, 8),
 				new TaskCounts(30, 30, 0, 0, 0), 30, 30, Latency.NONE, response, response,
 				new LittlesLaw(15, 15, 200, 0, 200, 260, busyThreads, busyThreads, 0, busyThreads / 2, null, null));

@@ -202,9 +202,9 @@ class ThreadPoolsEndpointHttpTests {
 				"tuning.targetThreads", "tuning.lastDecision", "tuning.limited", "littlesLaw.arrivalRate",
 				"littlesLaw.throughput", "littlesLaw.meanServiceTimeMs", "littlesLaw.meanQueueWaitMs",
 				"littlesLaw.meanResponseTimeMs", "littlesLaw.p50ResponseTimeMs", "littlesLaw.p90ResponseTimeMs",
-				"littlesLaw.p99ResponseTimeMs", "littlesLaw.estimatedConcurrency", "littlesLaw.busyThreads",
-				"littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu", "littlesLaw.waitComputeRatio",
-				"littlesLaw.recommendedThreads");
+				"littlesLaw.p99ResponseTimeMs", "littlesLaw.percentileSampleSize", "littlesLaw.estimatedConcurrency",
+				"littlesLaw.busyThreads", "littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu",
+				"littlesLaw.waitComputeRatio", "littlesLaw.recommendedThreads");
 		List<String> expected = new ArrayList<>(
 				List.of("budget.maxThreads", "budget.allocatedThreads", "budget.liveThreads"));
 		pool.forEach((field) -> expected.add("pools.talk." + field));

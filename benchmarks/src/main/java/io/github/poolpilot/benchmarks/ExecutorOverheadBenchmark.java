@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +38,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -80,12 +82,17 @@ public class ExecutorOverheadBenchmark {
 	/**
 	 * The executor under test: a raw {@link ThreadPoolExecutor}; a raw one that only
 	 * carries each task's submit time in a wrapper and reads the clock around it, the
-	 * floor for timing every task; poolpilot's {@link ManagedExecutor} timing every task
-	 * or one in 16; Micrometer's timed executor around a raw pool; a pool tracking submit
-	 * times in a map; DynamicTp's {@link DtpExecutor} with its per-task monitoring
-	 * registered.
+	 * floor for timing every task; poolpilot's {@link ManagedExecutor} in its default
+	 * configuration ({@code managed}), asked for every task timed ({@code managed-full},
+	 * which is the default configuration too since timing adapts to the load) or for one
+	 * in 16 at most; Micrometer's timed executor around a raw pool; a pool tracking
+	 * submit times in a map; DynamicTp's {@link DtpExecutor} with its per-task monitoring
+	 * registered; poolpilot's virtual pool in its default configuration, 2 permits; a
+	 * bare virtual thread per task ({@code Executors.newVirtualThreadPerTaskExecutor()},
+	 * unbounded). The last two need Java 21 or later.
 	 */
-	@Param({ "raw", "timing-floor", "managed-full", "managed-sampled", "micrometer", "map-tracking", "dynamictp" })
+	@Param({ "raw", "timing-floor", "managed", "managed-full", "managed-sampled", "micrometer", "map-tracking",
+			"dynamictp", "virtual", "virtual-bare" })
 	public String executor = "raw";
 
 	/**
@@ -106,7 +113,7 @@ public class ExecutorOverheadBenchmark {
 
 	@Nullable PoolSampler sampler;
 
-	@Nullable ManagedExecutor managed;
+	@Nullable PoolRecorder recorder;
 
 	long spinNanos;
 
@@ -120,8 +127,10 @@ public class ExecutorOverheadBenchmark {
 		this.pool = switch (this.executor) {
 			case "raw" -> raw();
 			case "timing-floor" -> timingFloor();
-			case "managed-full" -> managed(1);
-			case "managed-sampled" -> managed(16);
+			case "managed", "managed-full" -> managed(PoolRecorder.builder().build(), false);
+			case "managed-sampled" -> managed(PoolRecorder.builder().timingSampleEvery(16).build(), false);
+			case "virtual" -> managed(PoolRecorder.builder().build(), true);
+			case "virtual-bare" -> virtualBare();
 			case "micrometer" -> micrometer();
 			case "map-tracking" -> mapTracking();
 			case "dynamictp" -> dynamicTp();
@@ -141,7 +150,7 @@ public class ExecutorOverheadBenchmark {
 		if (this.measuredTasks.getAsLong() == 0) {
 			throw new IllegalStateException("The instrumentation of " + this.executor + " measured no task");
 		}
-		if (this.managed != null && this.managed.getPool().getRecorder().taskCounts().rejected() != 0) {
+		if (this.recorder != null && this.recorder.taskCounts().rejected() != 0) {
 			throw new IllegalStateException("Tasks were rejected: the op must measure submit and run only");
 		}
 	}
@@ -175,22 +184,39 @@ public class ExecutorOverheadBenchmark {
 
 	/**
 	 * Build a managed pool whose measurement window a sampler closes every second, as
-	 * poolpilot does in an application: the recorder sizes its histogram and CPU-time
-	 * sampling from each window.
+	 * poolpilot does in an application: the recorder chooses from each window how many
+	 * tasks to time.
 	 */
-	private ManagedExecutor managed(int timingSampleEvery) {
-		ManagedExecutor executor = ManagedExecutor
+	private ExecutorService managed(PoolRecorder recorder, boolean virtual) {
+		ManagedExecutor.Builder builder = ManagedExecutor
 			.builder("bench", new PoolBounds(POOL_SIZE, POOL_SIZE), QUEUE_CAPACITY)
 			.sizes(POOL_SIZE, POOL_SIZE)
-			.recorder(PoolRecorder.builder().timingSampleEvery(timingSampleEvery).build())
-			.build();
+			.recorder(recorder);
+		ExecutorService executor = virtual ? builder.buildVirtual() : builder.build();
+		ManagedExecutorService managed = (ManagedExecutorService) executor;
 		PoolRegistry registry = new PoolRegistry(null);
-		registry.register(executor.getPool());
+		registry.register(managed.getPool());
 		this.sampler = new PoolSampler(registry, Duration.ofSeconds(1));
 		this.sampler.start();
-		this.managed = executor;
-		this.measuredTasks = () -> executor.getPool().getRecorder().taskCounts().completed();
+		this.recorder = recorder;
+		this.measuredTasks = () -> recorder.taskCounts().completed();
 		return executor;
+	}
+
+	/**
+	 * A new virtual thread per task, the floor of what a virtual pool allocates; it
+	 * measures nothing, so there is nothing to check.
+	 */
+	private ExecutorService virtualBare() {
+		try {
+			ExecutorService executor = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
+				.invoke(null);
+			this.measuredTasks = () -> 1;
+			return executor;
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("Virtual threads need Java 21 or later", ex);
+		}
 	}
 
 	private ExecutorService micrometer() {

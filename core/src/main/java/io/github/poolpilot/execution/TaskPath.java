@@ -12,10 +12,12 @@ import io.github.poolpilot.pool.PoolRejectedException;
 
 /**
  * The way every task takes through a managed executor, whatever threads run it: counted
- * as submitted, wrapped with its submit time when it is timed, decorated or guarded,
- * admitted by the pool's guard, and counted when it ends or will never run. The executor
- * hands it to its threads and the recorder records; this holds the guard and the task
- * decorator between them.
+ * as submitted, wrapped when it is timed, decorated or guarded (with its submit time when
+ * timed: a guarded task always is), admitted by the pool's guard, and counted when it
+ * ends or will never run. A task that is none of these goes to the threads as it was
+ * submitted: nothing is allocated for it and no clock is read. The executor hands it to
+ * its threads and the recorder records; this holds the guard and the task decorator
+ * between them.
  *
  * @author poolpilot authors
  */
@@ -59,10 +61,12 @@ final class TaskPath {
 		// A decorated task is always wrapped, timed or not, so that the task as submitted
 		// stays known: its outcome is counted and shutdownNow() hands it back. A guarded
 		// one too: its guard sees each task start and end.
+		boolean timed = guard != null || recorder.timesThisTask();
 		if (decorator != null) {
-			task = new TimedTask(command, decorator.apply(command), recorder.now(), recorder, guard);
+			task = new TimedTask(command, decorator.apply(command), timed ? recorder.now() : TimedTask.UNTIMED,
+					recorder, guard);
 		}
-		else if (guard != null || recorder.timesThisTask()) {
+		else if (timed) {
 			task = new TimedTask(command, command, recorder.now(), recorder, guard);
 		}
 		if (guard != null) {
@@ -72,8 +76,9 @@ final class TaskPath {
 	}
 
 	/**
-	 * Count a submitted task, always wrap it, and let the guard admit it: for an executor
-	 * poolpilot does not own, whose tasks are seen to end only through their wrapper.
+	 * Count a submitted task, always wrap it (timed or not), and let the guard admit it:
+	 * for an executor poolpilot does not own, whose tasks are seen to end only through
+	 * their wrapper.
 	 * @param command the task as submitted
 	 * @return the wrapped task
 	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
@@ -82,7 +87,8 @@ final class TaskPath {
 		PoolRecorder recorder = this.recorder;
 		recorder.taskSubmitted();
 		TaskGuard guard = this.guard;
-		TimedTask task = new TimedTask(command, command, recorder.now(), recorder, guard);
+		long submittedAt = (guard != null || recorder.timesThisTask()) ? recorder.now() : TimedTask.UNTIMED;
+		TimedTask task = new TimedTask(command, command, submittedAt, recorder, guard);
 		if (guard != null) {
 			admit(guard);
 		}

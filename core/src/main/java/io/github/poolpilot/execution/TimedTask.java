@@ -19,7 +19,9 @@ import io.github.poolpilot.pool.PoolRejectedException;
 
 /**
  * A task on its way through a managed pool, carrying its own submit time so that the pool
- * needs no per-task map.
+ * needs no per-task map. A pool wraps a task that it times, decorates or guards, or whose
+ * end it sees only through a wrapper (an executor poolpilot does not own); a task it
+ * wraps without timing it ({@link #UNTIMED}) reads no clock and is only counted.
  * <p>
  * It is a {@link Future} so that an executor poolpilot does not own can cancel it like
  * any other queued future when it shuts down (Spring cancels what {@code shutdownNow()}
@@ -29,6 +31,11 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * @author poolpilot authors
  */
 final class TimedTask implements Runnable, Future<Object> {
+
+	/**
+	 * The submit time of a task that is not timed.
+	 */
+	static final long UNTIMED = Long.MIN_VALUE;
 
 	private static final int QUEUED = 0;
 
@@ -70,7 +77,7 @@ final class TimedTask implements Runnable, Future<Object> {
 	 * Wrap a task.
 	 * @param submitted the task as submitted, whose outcome counts
 	 * @param task what runs: the submitted task, or what a task decorator made of it
-	 * @param submittedAt the submit time
+	 * @param submittedAt the submit time, or {@link #UNTIMED}
 	 * @param recorder the recorder to report to
 	 * @param guard the pool's guard, told when the task starts and ends, if any
 	 */
@@ -97,7 +104,22 @@ final class TimedTask implements Runnable, Future<Object> {
 			runGuarded(recorder, guard);
 			return;
 		}
+		if (this.submittedAt == UNTIMED) {
+			runUntimed(recorder);
+			return;
+		}
 		runUnguarded(recorder);
+	}
+
+	private void runUntimed(PoolRecorder recorder) {
+		boolean failed = true;
+		try {
+			this.task.run();
+			failed = TaskOutcome.failedFuture(this.submitted);
+		}
+		finally {
+			recorder.untimedTaskFinished(failed);
+		}
 	}
 
 	private void runUnguarded(PoolRecorder recorder) {

@@ -8,7 +8,6 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -121,7 +120,12 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	/**
 	 * The threads running or about to run a task, for {@code shutdownNow()}.
 	 */
-	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+	private final RunningThreads threads;
+
+	/**
+	 * The workers started for a queued task that have not taken one from the queue yet.
+	 */
+	private final AtomicInteger startingWorkers = new AtomicInteger();
 
 	private final LongAdder completedTasks = new LongAdder();
 
@@ -156,6 +160,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		this.corePoolSize = builder.corePoolSize();
 		this.maximumPoolSize = builder.maxPoolSize();
 		this.path = new TaskPath(builder.recorder(), builder.taskDecorator());
+		this.threads = new RunningThreads(builder.bounds().maxThreads());
 		this.pool = new ManagedPool(builder.name(), this, new SizeControl() {
 
 			@Override
@@ -289,12 +294,12 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * back.
 	 */
 	private void startQueued() {
-		int starting = 0;
-		while (this.queue.size() > starting && tryAcquire(true)) {
+		while (this.queue.size() > this.startingWorkers.get() && tryAcquire(true)) {
+			this.startingWorkers.incrementAndGet();
 			if (!start(null)) {
+				this.startingWorkers.decrementAndGet();
 				return;
 			}
-			starting++;
 		}
 	}
 
@@ -305,10 +310,11 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	private boolean start(@Nullable Runnable task) {
 		Thread thread = null;
+		Worker worker = new Worker(task);
 		try {
-			thread = this.threadFactory.newThread(new Worker(task));
+			thread = this.threadFactory.newThread(worker);
 			if (thread != null) {
-				this.threads.add(thread);
+				worker.slot = this.threads.add(thread);
 				thread.start();
 				return true;
 			}
@@ -321,8 +327,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		catch (RuntimeException | OutOfMemoryError ex) {
 			logger.warn("Pool '" + this.pool.getName() + "' could not start a thread", ex);
 		}
-		if (thread != null) {
-			this.threads.remove(thread);
+		if (thread != null && worker.slot != Worker.NO_SLOT) {
+			this.threads.remove(worker.slot, thread);
 		}
 		release();
 		tryTerminate();
@@ -362,7 +368,14 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	private final class Worker implements Runnable {
 
+		static final int NO_SLOT = Integer.MIN_VALUE;
+
 		private final @Nullable Runnable task;
+
+		/**
+		 * Where {@link #threads} keeps this worker's thread; set before it starts.
+		 */
+		int slot = NO_SLOT;
 
 		/**
 		 * A worker for the given task, or for the head of the queue when none is given.
@@ -374,14 +387,14 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		@Override
 		public void run() {
 			Thread thread = Thread.currentThread();
-			Runnable task = (this.task != null) ? this.task : VirtualManagedExecutor.this.queue.poll();
+			Runnable task = (this.task != null) ? this.task : takeQueued();
 			try {
 				if (task != null) {
 					runTask(thread, task);
 				}
 			}
 			finally {
-				VirtualManagedExecutor.this.threads.remove(thread);
+				VirtualManagedExecutor.this.threads.remove(this.slot, thread);
 				if (task != null) {
 					VirtualManagedExecutor.this.completedTasks.increment();
 				}
@@ -389,6 +402,18 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 				startQueued();
 				tryTerminate();
 			}
+		}
+
+		/**
+		 * Take the head of the queue for a worker started without a task. It stops
+		 * counting as starting before it polls: for a moment a queued task may then look
+		 * unclaimed and get a worker that finds nothing (and gives its permit back),
+		 * never the other way round, where a queued task and a free permit would wait for
+		 * each other.
+		 */
+		private @Nullable Runnable takeQueued() {
+			VirtualManagedExecutor.this.startingWorkers.decrementAndGet();
+			return VirtualManagedExecutor.this.queue.poll();
 		}
 
 		private void runTask(Thread thread, Runnable task) {
@@ -463,7 +488,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	@Override
 	public List<Runnable> shutdownNow() {
 		advanceRunState(STOP);
-		this.threads.forEach(Thread::interrupt);
+		this.threads.interruptAll();
 		List<Runnable> queued = new ArrayList<>(this.queue.size());
 		this.queue.drainTo(queued);
 		tryTerminate();
@@ -693,7 +718,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * Return the threads running or about to run a task, for tests.
 	 */
 	Set<Thread> threads() {
-		return this.threads;
+		return this.threads.toSet();
 	}
 
 }

@@ -120,14 +120,6 @@ final class SampleRing {
 	}
 
 	/**
-	 * Return the time of the newest sample.
-	 * @return its time in epoch milliseconds, or {@code Long.MIN_VALUE} when empty
-	 */
-	synchronized long newest() {
-		return (this.size == 0) ? Long.MIN_VALUE : this.time[Math.floorMod(this.next - 1, this.time.length)];
-	}
-
-	/**
 	 * Copy the samples taken after a time, no older than another and up to a third,
 	 * oldest first.
 	 */

@@ -81,21 +81,38 @@ public record PoolSnapshot(String pool, double windowSeconds, Sizes sizes, TaskC
 	}
 
 	/**
-	 * A latency distribution over one window, in milliseconds; all zero when no task was
-	 * timed in the window.
+	 * A latency distribution over one window, in milliseconds; all zero when no task
+	 * ended in the window.
+	 * <p>
+	 * The mean is exact: the sum over every task when each was timed, Little's law from
+	 * the pool's occupancy otherwise. The percentiles come from the window's timed tasks,
+	 * {@code samples} of them (0 when none was timed: the percentiles are then 0 too).
 	 *
 	 * @param meanMs the exact mean
 	 * @param p50Ms the median
 	 * @param p90Ms the 90th percentile
 	 * @param p99Ms the 99th percentile
 	 * @param maxMs the largest value
+	 * @param samples how many timed tasks the percentiles rest on
 	 */
-	public record Latency(double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs) {
+	public record Latency(double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, long samples) {
 
 		/**
-		 * No task timed in the window.
+		 * No task ended in the window.
 		 */
-		public static final Latency NONE = new Latency(0, 0, 0, 0, 0);
+		public static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0);
+
+		/**
+		 * A distribution whose sample size is not known, such as one built by hand.
+		 * @param meanMs the mean
+		 * @param p50Ms the median
+		 * @param p90Ms the 90th percentile
+		 * @param p99Ms the 99th percentile
+		 * @param maxMs the largest value
+		 */
+		public Latency(double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs) {
+			this(meanMs, p50Ms, p90Ms, p99Ms, maxMs, 0);
+		}
 
 	}
 

@@ -45,6 +45,12 @@ public final class ManagedPool implements BudgetMember {
 	private volatile ThreadBudget budget = ThreadBudget.none();
 
 	/**
+	 * The most threads something outside the pool lets it have now, such as its lease of
+	 * a cluster-wide limit; {@link Integer#MAX_VALUE} for no such limit.
+	 */
+	private volatile int ceiling = Integer.MAX_VALUE;
+
+	/**
 	 * The least mean service time of any window with completions, or 0 before the first.
 	 */
 	private volatile double bestServiceMs;
@@ -133,8 +139,42 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the core and the maximum size, in that order
 	 */
 	public int[] sizesWithin(PoolBounds bounds) {
-		int core = bounds.clamp(this.executor.getCorePoolSize());
-		return new int[] { core, Math.max(core, bounds.clamp(this.executor.getMaximumPoolSize())) };
+		int ceiling = this.ceiling;
+		int max = Math.min(ceiling, bounds.clamp(this.executor.getMaximumPoolSize()));
+		int core = Math.min(max, bounds.clamp(this.executor.getCorePoolSize()));
+		return new int[] { core, max };
+	}
+
+	/**
+	 * Return the most threads something outside the pool lets it have now, such as its
+	 * lease of a cluster-wide limit.
+	 * @return the ceiling, {@link Integer#MAX_VALUE} when there is none
+	 */
+	public int ceiling() {
+		return this.ceiling;
+	}
+
+	/**
+	 * Set the most threads the pool may have from now on, such as its lease of a
+	 * cluster-wide limit, below its max-threads and, when need be, below its min-threads.
+	 * A pool above it shrinks through its door first, under the budget's lock, so that
+	 * when this returns the pool may start no more threads than the ceiling (threads
+	 * still running a task end with it).
+	 * @param ceiling the ceiling, at least 1; {@link Integer#MAX_VALUE} for none
+	 */
+	public void setCeiling(int ceiling) {
+		if (ceiling < 1) {
+			throw new IllegalArgumentException(
+					"the ceiling of pool '" + this.name + "' must be at least 1 but was " + ceiling);
+		}
+		ThreadBudget budget = this.budget;
+		budget.change(() -> {
+			this.ceiling = ceiling;
+			int max = this.executor.getMaximumPoolSize();
+			if (max > ceiling) {
+				resize(Math.min(this.executor.getCorePoolSize(), ceiling), ceiling);
+			}
+		});
 	}
 
 	/**
@@ -222,7 +262,8 @@ public final class ManagedPool implements BudgetMember {
 	public void resize(int corePoolSize, int maxPoolSize) {
 		ThreadBudget budget = this.budget;
 		budget.change(() -> {
-			checkSizes(corePoolSize, maxPoolSize);
+			checkCeiling(maxPoolSize);
+			checkSizes(this.name, corePoolSize, maxPoolSize, boundsUnderCeiling());
 			checkBudget(budget, maxPoolSize);
 			apply(corePoolSize, maxPoolSize);
 		});
@@ -237,6 +278,24 @@ public final class ManagedPool implements BudgetMember {
 			this.sizeControl.setCorePoolSize(corePoolSize);
 			this.sizeControl.setMaximumPoolSize(maxPoolSize);
 		}
+	}
+
+	/**
+	 * A pool may grow up to its ceiling, and shrink to it when it is below its
+	 * min-threads.
+	 */
+	private void checkCeiling(int maxPoolSize) {
+		int ceiling = this.ceiling;
+		if (maxPoolSize > ceiling && maxPoolSize > this.executor.getMaximumPoolSize()) {
+			throw new InvalidPoolSizeException("maxPoolSize", "maxPoolSize " + maxPoolSize + " of pool '" + this.name
+					+ "' is above its lease of the cluster-wide limit (allowed: at most " + ceiling + ")");
+		}
+	}
+
+	private PoolBounds boundsUnderCeiling() {
+		PoolBounds bounds = this.bounds;
+		int ceiling = this.ceiling;
+		return (ceiling < bounds.minThreads()) ? new PoolBounds(ceiling, bounds.maxThreads()) : bounds;
 	}
 
 	private void checkBudget(ThreadBudget budget, int maxPoolSize) {
@@ -307,6 +366,21 @@ public final class ManagedPool implements BudgetMember {
 		}
 		this.lastSnapshot = snapshot;
 		return snapshot;
+	}
+
+	/**
+	 * Sample the pool's occupancy, its queued tasks and busy threads, into the current
+	 * window if its recorder needs it (when not every task is timed, its means come from
+	 * Little's law); called by the sampler at a fixed period. The queued tasks come from
+	 * the recorder's counts rather than from the queue, whose lock the tasks contend for.
+	 * @return whether the recorder needed the sample
+	 */
+	public boolean sampleOccupancy() {
+		if (!this.recorder.needsOccupancy()) {
+			return false;
+		}
+		this.recorder.sampleOccupancy(this.executor.getActiveCount());
+		return true;
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.github.poolpilot.pool;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -15,12 +16,23 @@ import org.jspecify.annotations.Nullable;
  * tuner. A failure in one tick is logged; it never reaches the pools. It may also run a
  * second, cheaper action between windows at a shorter interval (the tuner's fast path),
  * on the same thread, so that the two never run at once.
+ * <p>
+ * While a pool does not time every task (one that runs more than about a thousand tasks a
+ * window), the same thread also samples its occupancy, queued tasks and busy threads,
+ * every {@link #OCCUPANCY_INTERVAL}, from which its mean times follow by Little's law;
+ * while no pool needs that, the sampler wakes only for windows and pulses.
  *
  * @author poolpilot authors
  */
 public class PoolSampler implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(PoolSampler.class);
+
+	/**
+	 * How often the occupancy of pools that need it is sampled: the mean times derived
+	 * from it are off by at most about twice this, and on average by much less.
+	 */
+	public static final Duration OCCUPANCY_INTERVAL = Duration.ofMillis(1);
 
 	private final PoolRegistry registry;
 
@@ -33,6 +45,11 @@ public class PoolSampler implements AutoCloseable {
 	private final Runnable pulse;
 
 	private @Nullable ScheduledExecutorService scheduler;
+
+	/**
+	 * The occupancy sampling while some pool needs it, guarded by this.
+	 */
+	private @Nullable ScheduledFuture<?> occupancy;
 
 	/**
 	 * Create a sampler.
@@ -122,7 +139,64 @@ public class PoolSampler implements AutoCloseable {
 				logger.warn("Could not take a snapshot of pool '" + pool.getName() + "'", ex);
 			}
 		}
+		scheduleOccupancy();
 		this.afterWindow.run();
+	}
+
+	/**
+	 * Sample the occupancy of every pool that needs it.
+	 * @return whether any did
+	 */
+	public boolean sampleOccupancy() {
+		boolean needed = false;
+		for (ManagedPool pool : this.registry.pools()) {
+			try {
+				needed |= pool.sampleOccupancy();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not sample the occupancy of pool '" + pool.getName() + "'", ex);
+			}
+		}
+		return needed;
+	}
+
+	/**
+	 * Sample occupancy at its fixed period while some pool needs it, and not at all
+	 * otherwise; decided after each window, when the pools choose how many tasks to time.
+	 */
+	private synchronized void scheduleOccupancy() {
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (scheduler == null) {
+			return;
+		}
+		boolean needed = this.registry.pools().stream().anyMatch((pool) -> pool.getRecorder().needsOccupancy());
+		if (needed && this.occupancy == null) {
+			long nanos = OCCUPANCY_INTERVAL.toNanos();
+			this.occupancy = scheduler.scheduleAtFixedRate(this::sampleOccupancyLogged, nanos, nanos,
+					TimeUnit.NANOSECONDS);
+		}
+		else if (!needed && this.occupancy != null) {
+			this.occupancy.cancel(false);
+			this.occupancy = null;
+		}
+	}
+
+	private void sampleOccupancyLogged() {
+		try {
+			sampleOccupancy();
+		}
+		catch (RuntimeException ex) {
+			// A task of a scheduled executor that throws is never run again.
+			logger.warn("Sampling the pools' occupancy failed", ex);
+		}
+	}
+
+	/**
+	 * Return whether the sampler runs: started and not closed.
+	 * @return whether it samples
+	 */
+	public synchronized boolean isRunning() {
+		return this.scheduler != null;
 	}
 
 	@Override
@@ -130,6 +204,7 @@ public class PoolSampler implements AutoCloseable {
 		if (this.scheduler != null) {
 			this.scheduler.shutdownNow();
 			this.scheduler = null;
+			this.occupancy = null;
 		}
 	}
 

@@ -82,7 +82,7 @@ final class DownProbe {
 			return null;
 		}
 		int cpuThreads = (waitCompute != null) ? (int) Math.ceil(window.busy / (1 + waitCompute)) : 1;
-		int target = window.bounds.clamp(Math.max(cpuThreads, Math.min(size - 1, (int) (size * (1 - CUT)))));
+		int target = window.bounds.clamp(Math.max(cpuThreads, (int) (size * (1 - CUT))));
 		if (target >= size) {
 			return null;
 		}

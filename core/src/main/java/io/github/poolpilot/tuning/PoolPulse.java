@@ -18,9 +18,31 @@ import io.github.poolpilot.pool.PoolBounds;
  * @param arrivals tasks offered to it so far, rejected ones included
  * @param completions tasks it finished so far, normally or not
  * @param atNanos when it was read, on the tuner's clock
+ * @param ceiling the most threads it may have now whatever its bounds, such as its lease
+ * of a cluster-wide limit
  * @author poolpilot authors
  */
 public record PoolPulse(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-		int activeThreads, int queued, long arrivals, long completions, long atNanos) {
+		int activeThreads, int queued, long arrivals, long completions, long atNanos, int ceiling) {
+
+	/**
+	 * A pool with no ceiling beyond its bounds.
+	 * @param name the pool's name
+	 * @param bounds the range its size must stay in
+	 * @param weight its share of the budget relative to the others
+	 * @param mode who decides its size
+	 * @param size its size (maximum pool size)
+	 * @param liveThreads its live threads
+	 * @param activeThreads its threads running a task now
+	 * @param queued its tasks waiting now
+	 * @param arrivals tasks offered to it so far, rejected ones included
+	 * @param completions tasks it finished so far, normally or not
+	 * @param atNanos when it was read, on the tuner's clock
+	 */
+	public PoolPulse(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+			int activeThreads, int queued, long arrivals, long completions, long atNanos) {
+		this(name, bounds, weight, mode, size, liveThreads, activeThreads, queued, arrivals, completions, atNanos,
+				Integer.MAX_VALUE);
+	}
 
 }

@@ -203,8 +203,9 @@ public class Tuner {
 		this.states.keySet().retainAll(pools.stream().map(ManagedPool::getName).toList());
 		List<PoolState> states = new ArrayList<>();
 		for (ManagedPool pool : pools) {
-			states.add(new PoolState(pool.getName(), pool.getBounds(), pool.getWeight(),
-					state(pool.getName()).getMode(), pool.maxPoolSize(), pool.liveThreads(), pool.lastSnapshot()));
+			states
+				.add(new PoolState(pool.getName(), pool.getBounds(), pool.getWeight(), state(pool.getName()).getMode(),
+						pool.maxPoolSize(), pool.liveThreads(), pool.lastSnapshot(), pool.ceiling()));
 		}
 		Map<String, Decision> plan = plan(states, this.registry.budget(), this.cpuLoad.getAsDouble());
 		for (ManagedPool pool : pools) {
@@ -221,10 +222,10 @@ public class Tuner {
 		for (ManagedPool pool : pools) {
 			PoolSnapshot.Sizes sizes = pool.sizes();
 			PoolSnapshot.TaskCounts counts = pool.getRecorder().taskCounts();
-			pulses
-				.add(new PoolPulse(pool.getName(), pool.getBounds(), pool.getWeight(), state(pool.getName()).getMode(),
-						sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(), sizes.queueSize(),
-						counts.submitted(), counts.completed() + counts.failed(), this.clock.nanoTime()));
+			pulses.add(new PoolPulse(pool.getName(), pool.getBounds(), pool.getWeight(),
+					state(pool.getName()).getMode(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
+					sizes.queueSize(), counts.submitted(), counts.completed() + counts.failed(), this.clock.nanoTime(),
+					pool.ceiling()));
 		}
 		applyAll(pools, planPulse(pulses, this.registry.budget()));
 	}
@@ -271,8 +272,9 @@ public class Tuner {
 					(name) -> new PoolController(this.clock));
 			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
 			decisions.put(pool.name(), decision);
-			demands.add(new Demand(pool.name(), pool.bounds().minThreads(), pool.bounds().maxThreads(), pool.weight(),
-					decision.threads(), decision.needed(), decision.mayBorrow()));
+			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
+					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), decision.threads(),
+					decision.needed(), decision.mayBorrow()));
 		}
 		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
 		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
@@ -331,8 +333,9 @@ public class Tuner {
 				continue;
 			}
 			wants.put(pool.name(), want);
-			demands.add(new Demand(pool.name(), pool.bounds().minThreads(), pool.bounds().maxThreads(), pool.weight(),
-					want.threads(), needed, want.mayBorrow()));
+			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
+					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), want.threads(), needed,
+					want.mayBorrow()));
 		}
 		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
 			.map((pool) -> new BudgetShares.Held(pool.name(), pool.size(), pool.liveThreads()))
@@ -416,9 +419,26 @@ public class Tuner {
 	 * @param liveThreads its live threads, which may exceed its size for a while after it
 	 * shrank
 	 * @param snapshot its last closed window, or {@code null} before the first
+	 * @param ceiling the most threads it may have now whatever its bounds, such as its
+	 * lease of a cluster-wide limit ({@link ManagedPool#ceiling()})
 	 */
 	public record PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-			@Nullable PoolSnapshot snapshot) {
+			@Nullable PoolSnapshot snapshot, int ceiling) {
+
+		/**
+		 * A pool with no ceiling beyond its bounds.
+		 * @param name the pool's name
+		 * @param bounds the range its size must stay in
+		 * @param weight its share of the budget relative to the others
+		 * @param mode who decides its size
+		 * @param size its size (maximum pool size)
+		 * @param liveThreads its live threads
+		 * @param snapshot its last closed window, or {@code null} before the first
+		 */
+		public PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+				@Nullable PoolSnapshot snapshot) {
+			this(name, bounds, weight, mode, size, liveThreads, snapshot, Integer.MAX_VALUE);
+		}
 
 	}
 

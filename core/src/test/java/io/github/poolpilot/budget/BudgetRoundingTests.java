@@ -18,6 +18,15 @@ import static org.assertj.core.api.Assertions.entry;
 class BudgetRoundingTests {
 
 	@Test
+	void threadsLeftByRoundingGoWhereTheWaterLevelReachesFirst() {
+		// Weights 3 and 4 sharing 4: at a level of 2/3 each has 2 threads; the heavier
+		// pool is no closer to its share with 3 and the lighter with 1.
+		assertThat(BudgetAllocator
+			.allocate(List.of(new Demand("light", 1, 100, 3, 100, true), new Demand("heavy", 1, 100, 4, 100, true)), 4))
+			.containsExactly(entry("light", 2), entry("heavy", 2));
+	}
+
+	@Test
 	void aShareIsTheBudgetTimesTheWeightOverTheTotalRoundedDown() {
 		assertThat(ThreadBudget.share(10, 2, 3)).isEqualTo(6);
 		assertThat(ThreadBudget.share(10, 1, 3)).isEqualTo(3);

@@ -1,6 +1,8 @@
 package io.github.poolpilot.execution;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +13,7 @@ import io.github.poolpilot.testsupport.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * Tests for {@link TaskPath}: the way a task takes through a managed executor, counted,
@@ -81,6 +84,53 @@ class TaskPathTests {
 		}, null);
 		assertThat(recorder.taskCounts().failed()).isEqualTo(2);
 		assertThat(recorder.taskCounts().completed()).isEqualTo(1);
+	}
+
+	@Test
+	void anUntimedTaskGoesToTheThreadsAsSubmittedAndAllocatesNothingOnItsWay() {
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).timingSampleEvery(1 << 30).build();
+		TaskPath path = new TaskPath(recorder, null);
+		Runnable task = () -> {
+		};
+		assertThat(path.accept(task)).isSameAs(task);
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		assumeThat(threads.isThreadAllocatedMemorySupported()).isTrue();
+		long threadId = Thread.currentThread().getId();
+		int tasks = 100_000;
+		for (int i = 0; i < tasks; i++) {
+			path.finished(path.accept(task), null);
+		}
+		long before = threads.getThreadAllocatedBytes(threadId);
+		for (int i = 0; i < tasks; i++) {
+			path.finished(path.accept(task), null);
+		}
+		long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+		// What the measuring itself allocates (the bean's answer) is well under a byte a
+		// task.
+		assertThat(allocated / (double) tasks).isLessThan(1.0);
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(2 * tasks + 1, 2 * tasks, 0, 0, 0));
+	}
+
+	@Test
+	void aDecoratedTaskThatIsNotTimedReadsNoClock() {
+		AtomicInteger reads = new AtomicInteger();
+		PoolRecorder recorder = PoolRecorder.builder()
+			.clock(() -> reads.incrementAndGet())
+			.timingSampleEvery(1 << 30)
+			.build();
+		AtomicInteger decorated = new AtomicInteger();
+		TaskPath path = new TaskPath(recorder, (task) -> () -> {
+			decorated.incrementAndGet();
+			task.run();
+		});
+		int readsBefore = reads.get();
+		Runnable task = path.accept(() -> {
+		});
+		task.run();
+		assertThat(task).isInstanceOf(TimedTask.class);
+		assertThat(decorated).hasValue(1);
+		assertThat(reads.get()).isEqualTo(readsBefore);
+		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(1, 1, 0, 0, 0));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -155,6 +157,22 @@ class VirtualManagedExecutorTests {
 		await().atMost(WAIT).until(() -> pool.getCompletedTaskCount() == 5);
 		assertThat(runningWhenTheLastStarted.get()).isEqualTo(1);
 		assertThat(pool.getLargestPoolSize()).isEqualTo(4);
+	}
+
+	@Test
+	void aGrownLimitStartsEveryQueuedTaskEvenWhenEachNewThreadTakesItsTaskAtOnce() {
+		AtomicReference<VirtualManagedExecutor> created = new AtomicReference<>();
+		VirtualManagedExecutor pool = track(
+				virtual("test", 3, 10).threadFactory((task) -> new EagerThread(task, created::get)).buildVirtual());
+		created.set(pool);
+		for (int i = 0; i < 5; i++) {
+			pool.execute(this::awaitRelease);
+		}
+		await().atMost(WAIT).until(() -> pool.getActiveCount() == 3);
+		assertThat(pool.getQueue()).hasSize(2);
+		pool.getPool().resize(1, 5);
+		await().atMost(WAIT).until(() -> pool.getActiveCount() == 5);
+		assertThat(pool.getQueue()).isEmpty();
 	}
 
 	@Test
@@ -505,6 +523,33 @@ class VirtualManagedExecutorTests {
 
 	private void awaitRelease() {
 		Blocking.await(this.release);
+	}
+
+	/**
+	 * A thread whose {@code start()} returns only once it took a task from the pool's
+	 * queue, the order in which a busy machine may run a new thread and the call that
+	 * started it.
+	 */
+	private static final class EagerThread extends Thread {
+
+		private final Supplier<VirtualManagedExecutor> pool;
+
+		EagerThread(Runnable task, Supplier<VirtualManagedExecutor> pool) {
+			super(task, "eager");
+			setDaemon(true);
+			this.pool = pool;
+		}
+
+		@Override
+		public synchronized void start() {
+			BlockingQueue<Runnable> queue = this.pool.get().getQueue();
+			int queued = queue.size();
+			super.start();
+			if (queued > 0) {
+				await().atMost(WAIT).until(() -> queue.size() < queued);
+			}
+		}
+
 	}
 
 	/**

@@ -168,6 +168,67 @@ class PoolHistoryTests {
 			.withMessageContaining("window and retention must be positive");
 	}
 
+	@Test
+	void theRetentionIsWhatTheHistoryWasCreatedWith() {
+		assertThat(new PoolHistory(Duration.ofMinutes(3), Duration.ofSeconds(1), this.clock, ORIGIN).retention())
+			.isEqualTo(Duration.ofMinutes(3));
+	}
+
+	@Test
+	void thePresentTimeCountsFromWhenTheHistoryWasCreated() {
+		this.clock.advance(Duration.ofSeconds(5));
+		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
+		assertThat(history.now()).isEqualTo(ORIGIN);
+		this.clock.advance(Duration.ofMillis(1500));
+		assertThat(history.now()).isEqualTo(ORIGIN + 1500);
+	}
+
+	@Test
+	void windowsOfASecondAreNeverThinnedHoweverCloseTheyClose() {
+		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
+		history.record(snapshot("talk", 1, 0), false);
+		this.clock.advance(Duration.ofMillis(400));
+		history.record(snapshot("talk", 2, 0), false);
+		assertThat(history.read(Long.MIN_VALUE).get("talk").samples().activeCount).containsExactly(1, 2);
+	}
+
+	@Test
+	void aShortWindowClosingExactlyHalfAWindowShortOfASecondLaterIsKept() {
+		// 100 ms windows are kept once a second, or 50 ms early.
+		PoolHistory history = new PoolHistory(Duration.ofMillis(100), this.clock, ORIGIN);
+		history.record(snapshot("talk", 1, 0), false);
+		this.clock.advance(Duration.ofMillis(950));
+		history.record(snapshot("talk", 2, 0), false);
+		assertThat(history.read(Long.MIN_VALUE).get("talk").samples().activeCount).containsExactly(1, 2);
+	}
+
+	@Test
+	void aDecisionSeenAgainAfterAnotherIsStillKeptOnce() {
+		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
+		Decision first = decision(4, 8);
+		Decision second = decision(8, 12);
+		history.decided("talk", first);
+		history.decided("talk", second);
+		history.decided("talk", first);
+		assertThat(history.read(Long.MIN_VALUE).get("talk").decisions()).extracting(TimedDecision::decision)
+			.containsExactly(first, second);
+	}
+
+	@Test
+	void whatWasRecordedExactlyAtTheStartOfTheRetentionIsReadAndWhatWasReadAlreadyIsNot() {
+		PoolHistory history = new PoolHistory(Duration.ofSeconds(1), this.clock, ORIGIN);
+		history.record(snapshot("talk", 1, 0), false);
+		Decision grow = decision(4, 8);
+		history.decided("talk", grow);
+		long upTo = ORIGIN + Duration.ofMinutes(10).toMillis();
+		PoolRecord record = history.read(Long.MIN_VALUE, upTo).get("talk");
+		assertThat(record.samples().activeCount).containsExactly(1);
+		assertThat(record.decisions()).containsExactly(new TimedDecision(ORIGIN, grow));
+		PoolRecord again = history.read(ORIGIN, upTo).get("talk");
+		assertThat(again.samples().size()).isZero();
+		assertThat(again.decisions()).isEmpty();
+	}
+
 	static Decision decision(int from, int to) {
 		return new Decision(Action.GROW, from, to, new AtMaxThreads(to), null, null, to, true, false);
 	}

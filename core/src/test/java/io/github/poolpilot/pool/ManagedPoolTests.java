@@ -147,6 +147,15 @@ class ManagedPoolTests {
 		assertThat(this.pool.retryAfter(100)).isEqualTo(Duration.ofSeconds(2));
 	}
 
+	@Test
+	void aPoolWithNothingInFlightExpectsTheBestServiceTimeHoweverLongItIsIdle() {
+		windowWithATaskOf(100);
+		this.clock.advanceMillis(1000);
+		this.pool.takeSnapshot();
+		this.clock.advanceMillis(2000);
+		assertThat(this.pool.expectedServiceMs()).isEqualTo(100);
+	}
+
 	private void windowWithATaskOf(long serviceMs) {
 		this.clock.advanceMillis(1000);
 		long now = this.recorder.now();

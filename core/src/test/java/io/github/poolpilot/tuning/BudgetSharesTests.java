@@ -31,6 +31,15 @@ class BudgetSharesTests {
 	}
 
 	@Test
+	void aSecondGrowingPoolTakesWhatTheFirstLeft() {
+		// 18 of 22 held: the first grower takes 3 of the 4 free, the second the last one.
+		Map<String, Integer> threads = BudgetShares.threads(
+				List.of(new Held("first", 5, 5), new Held("second", 5, 5), new Held("finishing", 4, 8)),
+				Map.of("first", 8, "second", 8, "finishing", 4), 22);
+		assertThat(threads).containsExactly(Map.entry("first", 8), Map.entry("second", 6), Map.entry("finishing", 4));
+	}
+
+	@Test
 	void aDecisionTheBudgetAllowsIsKeptAsItIs() {
 		Decision grow = grow(5, 8);
 		assertThat(BudgetShares.withinBudget(grow, 5, 8)).isSameAs(grow);

@@ -9,6 +9,7 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.DownProbe.Outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,6 +105,36 @@ class DownProbeTests {
 		this.clock.advance(Duration.ofNanos(1));
 		assertThat(this.knee.known()).isFalse();
 		assertThat(this.knee.near(1)).isFalse();
+	}
+
+	@Test
+	void theThroughputOfAProbeThatHeldJoinsTheBaselineOfTheNext() {
+		DownProbe probe = new DownProbe(this.clock);
+		probe.judge(window(100, 100, 20, 9.0, 0.5));
+		assertThat(probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(100, 100));
+		assertThat(probe.judge(window(140, 130, 15, 9.0, 0.5)).fell()).isFalse();
+		// The baseline is now the mean of 100 and 130.
+		assertThat(probe.start(window(140, 130, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(115, 100));
+	}
+
+	@Test
+	void theThroughputOfAProbeThatFellStaysOutOfTheBaseline() {
+		DownProbe probe = new DownProbe(this.clock);
+		probe.judge(window(100, 100, 20, 9.0, 0.5));
+		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
+		assertThat(probe.judge(window(100, 60, 15, 9.0, 0.5)).fell()).isTrue();
+		assertThat(probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(100, 100));
+	}
+
+	@Test
+	void aProbeThatFellGoesBackAtLeastOneThreadAboveTheSizeItTried() {
+		// The knee is 5 threads, 6 a tenth beyond: below the 9 the probe tried.
+		Decision back = new DownProbe(this.clock).fell(window(100, 70, 9, 9.0, 0.5),
+				new Outcome(12, 9, 100, -0.3, true, false), 50, this.knee);
+		assertThat(back.to()).isEqualTo(10);
 	}
 
 	/**

@@ -110,6 +110,13 @@ class SurgeWatchTests {
 		assertThat(watch.idle()).isFalse();
 	}
 
+	@Test
+	void pulsesAtTheSameTimeAreNoSurgeEvenWithNoServiceTimeKnown() {
+		SurgeWatch watch = new SurgeWatch();
+		watch.check(pulse(10, 10, 5, 0, 0, INTERVAL), 100, NO_SERVICE_TIME, 100, true);
+		assertThat(watch.check(pulse(10, 10, 5, 500, 0, INTERVAL), 100, NO_SERVICE_TIME, 100, true)).isNull();
+	}
+
 	/**
 	 * Two pulses 100 ms apart on a saturated pool of 10 with 5 queued.
 	 */

@@ -208,7 +208,60 @@ class TunerTests {
 		assertThat(pulse.get("busy").threads()).isEqualTo(30);
 		assertThat(pulse.get("busy").cause()).isInstanceOfSatisfying(BudgetFreed.class,
 				(freed) -> assertThat(freed.wanted().threads()).isEqualTo(30));
+		assertThat(pulse.get("busy").budgetAllows()).isNull();
+		assertThat(pulse.get("busy").limited()).isFalse();
 		assertThat(pulse).doesNotContainKey("idle");
+	}
+
+	@Test
+	void threadsKeptFromAPoolAreGivenAtThePulseAfterTheyEndedAsFarAsTheBudgetGoes() {
+		Tuner tuner = new Tuner(this.registry, new FakeClock(), () -> 0.1, (pool, decision) -> {
+		});
+		PoolBounds bounds = new PoolBounds(1, 40);
+		PoolState busy = new PoolState("busy", bounds, 1, TuningMode.AUTO, 20, 20,
+				PoolControllerTests.window(600, 400, 50, 20, 100, null));
+		PoolState idle = new PoolState("idle", bounds, 1, TuningMode.MANUAL, 5, 20, null);
+		assertThat(tuner.plan(List.of(busy, idle), budget(32), 0.1).get("busy").threads()).isEqualTo(20);
+		// The idle pool's threads ended: 27 of the 30 "busy" wants fit beside its 5.
+		Decision grow = tuner
+			.planPulse(List.of(new PoolPulse("busy", bounds, 1, TuningMode.AUTO, 20, 20, 20, 100, 1000, 800, 0),
+					new PoolPulse("idle", bounds, 1, TuningMode.MANUAL, 5, 5, 0, 0, 0, 0, 0)), budget(32))
+			.get("busy");
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(27);
+		assertThat(grow.budgetAllows()).isEqualTo(27);
+		assertThat(grow.limited()).isTrue();
+	}
+
+	@Test
+	void aWindowThatHoldsAPoolIsItsLastDecision() {
+		pool("auto");
+		Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, () -> 0.1, (pool, decision) -> {
+		});
+		this.registry.pools().forEach(ManagedPool::takeSnapshot);
+		tuner.tick();
+		Decision hold = tuner.state("auto").getLastDecision();
+		assertThat(hold).isNotNull();
+		assertThat(hold.action()).isEqualTo(Action.HOLD);
+		assertThat(hold.threads()).isEqualTo(20);
+		assertThat(tuner.state("auto").isLimited()).isFalse();
+	}
+
+	@Test
+	void aFailingPulseIsCountedAndThePoolsKeepTheirSizes() {
+		ManagedPool auto = pool("auto");
+		Tuner tuner = new Tuner(this.registry, () -> {
+			throw new IllegalStateException("clock stopped");
+		}, () -> 0.1, (pool, decision) -> this.resizes.add(decision.reason()));
+		tuner.pulse();
+		assertThat(tuner.failedTicks()).isEqualTo(1);
+		assertThat(auto.getExecutor().getMaximumPoolSize()).isEqualTo(20);
+		assertThat(this.resizes).isEmpty();
+	}
+
+	@Test
+	void theProcessCpuLoadIsReadFromTheJvm() {
+		assertThat(Tuner.processCpuLoad().getAsDouble()).isBetween(0.0, 1.0);
 	}
 
 	@Test

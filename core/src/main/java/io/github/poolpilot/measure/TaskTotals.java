@@ -1,0 +1,200 @@
+package io.github.poolpilot.measure;
+
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.measure.PoolSnapshot.Rejections;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+
+/**
+ * A pool's exact counts and time sums, added to on every submit and every task end
+ * without a lock or an allocation: submits, rejections, timeouts and abandoned tasks go
+ * to {@link LongAdder}s, each worker thread's ends and the timed tasks' sums to its own
+ * {@link WorkerTotals} (or, for threads that each run one task, to a few shared ones).
+ *
+ * @author poolpilot authors
+ */
+final class TaskTotals {
+
+	private final LongAdder submitted = new LongAdder();
+
+	private final LongAdder[] rejected = { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() };
+
+	private final LongAdder timedOut = new LongAdder();
+
+	private final LongAdder abandoned = new LongAdder();
+
+	private final ThreadLocal<WorkerTotals> workerTotals = ThreadLocal.withInitial(this::newWorkerTotals);
+
+	private final Queue<WorkerTotals> workers = new ConcurrentLinkedQueue<>();
+
+	/**
+	 * Totals shared by the threads of a pool whose threads each run one task, striped so
+	 * that tasks running at once rarely add to the same; {@code null} while each thread
+	 * keeps its own.
+	 */
+	private volatile WorkerTotals @Nullable [] sharedTotals;
+
+	/**
+	 * Totals of worker threads that ended, guarded by this.
+	 */
+	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
+
+	void submitted() {
+		this.submitted.increment();
+	}
+
+	void rejected(RejectionReason reason) {
+		this.rejected[reason.ordinal()].increment();
+	}
+
+	void timedOut() {
+		this.timedOut.increment();
+	}
+
+	void abandoned(int tasks) {
+		this.abandoned.add(tasks);
+	}
+
+	/**
+	 * Share a few striped totals among all threads from now on.
+	 * @param processors the processors, which size the stripes
+	 */
+	void shareAmongShortLivedThreads(int processors) {
+		int stripes = Integer.highestOneBit(Math.max(2, processors * 2) * 2 - 1);
+		WorkerTotals[] shared = new WorkerTotals[stripes];
+		for (int i = 0; i < stripes; i++) {
+			shared[i] = WorkerTotals.shared();
+			this.workers.add(shared[i]);
+		}
+		this.sharedTotals = shared;
+	}
+
+	/**
+	 * Return the totals the current thread adds to.
+	 * @return the current thread's totals
+	 */
+	@SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
+	WorkerTotals current() {
+		WorkerTotals[] shared = this.sharedTotals;
+		if (shared == null) {
+			return this.workerTotals.get();
+		}
+		// Thread ids count up, so one task after another takes the next stripe.
+		return shared[(int) Thread.currentThread().getId() & (shared.length - 1)];
+	}
+
+	private WorkerTotals newWorkerTotals() {
+		WorkerTotals totals = new WorkerTotals();
+		this.workers.add(totals);
+		return totals;
+	}
+
+	/**
+	 * Sum every worker's totals; those of ended workers are kept and their entries
+	 * dropped, so that threads coming and going leave nothing behind.
+	 */
+	private synchronized long[] workerSums() {
+		long[] sums = this.endedWorkers.clone();
+		for (Iterator<WorkerTotals> iterator = this.workers.iterator(); iterator.hasNext();) {
+			WorkerTotals totals = iterator.next();
+			boolean ended = totals.ownerEnded();
+			for (int field = 0; field < WorkerTotals.FIELDS; field++) {
+				long value = totals.get(field);
+				sums[field] += value;
+				if (ended) {
+					this.endedWorkers[field] += value;
+				}
+			}
+			if (ended) {
+				iterator.remove();
+			}
+		}
+		return sums;
+	}
+
+	/**
+	 * Return the tasks in the pool now, queued or running: submitted, and neither
+	 * refused, abandoned nor ended.
+	 * @return the tasks in the pool
+	 */
+	long inPool() {
+		// Ends first, as in read(): a task racing the read is not counted as ended and
+		// never submitted.
+		long[] workers = workerSums();
+		long ended = workers[WorkerTotals.COMPLETED] + workers[WorkerTotals.FAILED];
+		long rejected = 0;
+		for (LongAdder adder : this.rejected) {
+			rejected += adder.sum();
+		}
+		return this.submitted.sum() - rejected - this.abandoned.sum() - ended;
+	}
+
+	/**
+	 * Read every count and sum.
+	 * @return the cumulative totals now
+	 */
+	Totals read() {
+		// Ends are read before submits so that a task racing the read is never counted as
+		// finished without having been submitted.
+		long[] workers = workerSums();
+		Rejections rejections = new Rejections(this.rejected[RejectionReason.QUEUE_FULL.ordinal()].sum(),
+				this.rejected[RejectionReason.QUEUE_WAIT.ordinal()].sum(),
+				this.rejected[RejectionReason.CIRCUIT_OPEN.ordinal()].sum(),
+				this.rejected[RejectionReason.SHUTDOWN.ordinal()].sum());
+		long abandoned = this.abandoned.sum();
+		long timedOut = this.timedOut.sum();
+		return new Totals(this.submitted.sum(), workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
+				rejections.queueFull() + rejections.queueWait() + rejections.circuitOpen() + rejections.shutdown(),
+				abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
+				workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],
+				workers[WorkerTotals.SAMPLED_CPU_NANOS], rejections, timedOut);
+	}
+
+	/**
+	 * The cumulative counts and sums at one moment; a window's are the difference of two,
+	 * but for its rejections by reason and its timeouts, which stay cumulative.
+	 *
+	 * @param submitted tasks offered
+	 * @param completed tasks that ended normally
+	 * @param failed tasks that failed
+	 * @param rejected tasks refused
+	 * @param abandoned queued tasks handed back
+	 * @param timed tasks timed, of those that ended
+	 * @param queueWaitNanos the timed tasks' queue waits
+	 * @param serviceNanos the timed tasks' service times
+	 * @param sampledServiceNanos the service times of the tasks whose CPU time was read
+	 * @param sampledCpuNanos their CPU times
+	 * @param rejections the rejected tasks by reason
+	 * @param timedOut tasks interrupted for running too long
+	 */
+	record Totals(long submitted, long completed, long failed, long rejected, long abandoned, long timed,
+			long queueWaitNanos, long serviceNanos, long sampledServiceNanos, long sampledCpuNanos,
+			Rejections rejections, long timedOut) {
+
+		static final Totals ZERO = new Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, new Rejections(0, 0, 0, 0), 0);
+
+		Totals minus(Totals start) {
+			return new Totals(this.submitted - start.submitted, this.completed - start.completed,
+					this.failed - start.failed, this.rejected - start.rejected, this.abandoned - start.abandoned,
+					this.timed - start.timed, this.queueWaitNanos - start.queueWaitNanos,
+					this.serviceNanos - start.serviceNanos, this.sampledServiceNanos - start.sampledServiceNanos,
+					this.sampledCpuNanos - start.sampledCpuNanos, this.rejections, this.timedOut);
+		}
+
+		long ended() {
+			return this.completed + this.failed;
+		}
+
+		TaskCounts counts() {
+			return new TaskCounts(this.submitted, this.completed, this.failed, this.rejected, this.abandoned,
+					this.rejections, this.timedOut);
+		}
+
+	}
+
+}

@@ -1,0 +1,311 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
+import io.github.poolpilot.tuning.Decision.Cause.Busy;
+import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
+import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Surplus;
+import io.github.poolpilot.tuning.Decision.Cause.Waiting;
+
+import static io.github.poolpilot.tuning.PoolControllerTests.window;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * {@link PoolController} over sequences of windows and pulses: what one window or pulse
+ * leaves for the next ones (the base service time, a knee, growth's rest, the count of
+ * surplus windows, a probe or a cut being judged), and the staffing and saturation rules
+ * at their edges.
+ *
+ * @author poolpilot authors
+ */
+class PoolControllerSequencesTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final PoolController controller = new PoolController(this.clock);
+
+	@Test
+	void aWindowInWhichNoTaskEndedLeavesTheBaseServiceTimeAsItWas() {
+		hold(200, 200, 20, 6);
+		// Tasks arrived, none ended: whatever service time the window reports, it is no
+		// base.
+		hold(200, 0, 5, 6);
+		// 200/s of 20 ms: R = 4, ⌈4 + 2·2⌉ = 8 threads.
+		assertThat(hold(200, 200, 20, 6).cause()).isEqualTo(new Busy(4.0, 8));
+	}
+
+	@Test
+	void aWindowWithoutAServiceTimeLeavesTheBaseServiceTimeAsItWas() {
+		hold(200, 200, 20, 6);
+		hold(200, 200, 0, 6);
+		assertThat(hold(200, 200, 20, 6).cause()).isEqualTo(new Busy(4.0, 8));
+	}
+
+	@Test
+	void beforeAnyServiceTimeIsKnownTheModelNeedsNothingItCanSay() {
+		Decision first = hold(200, 0, 0, 6);
+		assertThat(first.cause()).isEqualTo(new Busy(0.0, null));
+		assertThat(first.needed()).isEqualTo(6);
+		assertThat(first.limited()).isFalse();
+	}
+
+	@Test
+	void anIdlePoolNeedsNoThreadsAndCountsAsASurplus() {
+		Decision idle = hold(0, 0, 0, 6);
+		assertThat(idle.cause()).isEqualTo(new Busy(0.0, 0));
+		assertThat(idle.needed()).isZero();
+		for (int i = 2; i < PoolController.SHRINK_WINDOWS; i++) {
+			assertThat(hold(0, 0, 0, 6).changed()).isFalse();
+		}
+		Decision shrink = this.controller.decide(window(0, 0, 0, 6, 0, null), 6, BOUNDS, 0.2);
+		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
+		assertThat(shrink.to()).isEqualTo(1);
+		assertThat(shrink.cause()).isEqualTo(new Surplus(0, 10));
+	}
+
+	@Test
+	void aPoolNeedingExactlyItsSizeLessADeadBandIsOverProvisioned() {
+		// 200/s of 20 ms: R = 4, ⌈4 + 2·2⌉ = 8 threads, 10 less the dead band of 2: a
+		// surplus.
+		for (int i = 1; i < PoolController.SHRINK_WINDOWS; i++) {
+			assertThat(hold(200, 200, 20, 10).changed()).isFalse();
+		}
+		Decision shrink = hold(200, 200, 20, 10);
+		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
+		assertThat(shrink.to()).isEqualTo(8);
+	}
+
+	@Test
+	void aPoolAtItsMinThreadsIsNotShrunkToItsOwnSize() {
+		PoolBounds atLeast8 = new PoolBounds(8, 64);
+		for (int i = 0; i < 2 * PoolController.SHRINK_WINDOWS; i++) {
+			Decision decision = this.controller.decide(window(0, 0, 0, 8, 0, null), 8, atLeast8, 0.2);
+			assertThat(decision.action()).as("window %d", i).isEqualTo(Action.HOLD);
+		}
+	}
+
+	@Test
+	void aSaturatedWindowStartsTheCountOfSurplusWindowsAgain() {
+		// 100/s of 20 ms need 5 of 20 threads: nine windows of surplus.
+		for (int i = 0; i < 9; i++) {
+			assertThat(hold(100, 100, 20, 20).changed()).isFalse();
+		}
+		// Saturated, held by a busy CPU, needing only 5 (Goetz's size).
+		Decision saturated = this.controller.decide(window(1200, 1000, 20, 20, 50, 5), 20, BOUNDS, 0.95);
+		assertThat(saturated.cause()).isEqualTo(new CpuBound(0.95));
+		for (int i = 0; i < 9; i++) {
+			assertThat(hold(100, 100, 20, 20).changed()).as("window %d", i).isFalse();
+		}
+		assertThat(hold(100, 100, 20, 20).action()).isEqualTo(Action.SHRINK);
+	}
+
+	@Test
+	void aStaffingStepStartsTheCountOfSurplusWindowsAgain() {
+		for (int i = 0; i < 9; i++) {
+			assertThat(hold(100, 100, 20, 20).changed()).isFalse();
+		}
+		// 800/s of 20 ms on 20 threads: 16 busy, not saturated, but tasks wait 5 ms.
+		Decision staff = this.controller.decide(window(800, 800, 20, 5, 20, 0, null, null), 20, BOUNDS, 0.2);
+		assertThat(staff.action()).isEqualTo(Action.GROW);
+		assertThat(staff.cause()).isEqualTo(new Waiting(5, 24));
+		// Set to 40 by hand since: the next window is a surplus, but only the first.
+		assertThat(hold(100, 100, 20, 40).changed()).isFalse();
+	}
+
+	@Test
+	void aPoolWhoseTasksWaitExactlyAWentiethOfTheBaseServiceTimeIsNotStaffed() {
+		assertThat(staff(1.0, 0.2).action()).isEqualTo(Action.HOLD);
+	}
+
+	@Test
+	void aPoolWhoseTasksWaitLongerIsStaffedWhileTheCpuIsAtNineTenths() {
+		assertThat(staff(1.01, 0.9).cause()).isEqualTo(new Waiting(1.01, 24));
+		assertThat(
+				new PoolController(this.clock).decide(window(800, 800, 20, 1.01, 20, 0, null, null), 20, BOUNDS, 0.91)
+					.action())
+			.isEqualTo(Action.HOLD);
+	}
+
+	@Test
+	void aPoolWhoseTasksWaitAtItsMaxThreadsIsHeld() {
+		Decision decision = this.controller.decide(window(800, 800, 20, 5, 20, 0, null, null), 20,
+				new PoolBounds(1, 20), 0.2);
+		assertThat(decision.action()).isEqualTo(Action.HOLD);
+		assertThat(decision.changed()).isFalse();
+	}
+
+	@Test
+	void aSaturatedPoolWithExactlyTheThreadsItsModelNeedsIsHeld() {
+		Decision decision = this.controller.decide(window(120, 80, 100, 8, 50, 8), 8, BOUNDS, 0.2);
+		assertThat(decision.action()).isEqualTo(Action.HOLD);
+		assertThat(decision.cause()).isEqualTo(new Queueing(8.0, 8));
+	}
+
+	@Test
+	void aSaturatedPoolAtHalfBeyondTheKneeIsHeldThere() {
+		growTo17WithAKneeAt11();
+		// The queue drained: the step is kept, and nothing grows.
+		assertThat(this.controller.decide(window(1_440_000, 1_440_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2).changed())
+			.isFalse();
+		// Saturated again, needing 34: held at the cap of 1.5 × 11.52.
+		Decision held = decide(3_000_000, 2_000_000, 0.008, 17, 50);
+		assertThat(held.action()).isEqualTo(Action.HOLD);
+		assertThat(held.cause()).isInstanceOfSatisfying(AtKnee.class, (atKnee) -> {
+			assertThat(atKnee.kneeThreads()).isCloseTo(11.52, within(1e-9));
+			assertThat(atKnee.need()).isEqualTo(34);
+		});
+		assertThat(held.limited()).isFalse();
+	}
+
+	@Test
+	void aCutThatDidNotHelpIsUndoneAndTheKneeForgotten() {
+		growTo17WithAKneeAt11();
+		assertThat(this.controller.decide(window(1_440_000, 1_440_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2).changed())
+			.isFalse();
+		// Twice as slow with no more throughput: cut by a quarter.
+		Decision cut = decide(3_000_000, 1_440_000, 0.016, 17, 50);
+		assertThat(cut.action()).isEqualTo(Action.SHRINK);
+		assertThat(cut.to()).isEqualTo(13);
+		// Just as slow on 13: undone, and the knee, seen under this slowdown, forgotten.
+		Decision restore = decide(3_000_000, 1_440_000, 0.016, 13, 50);
+		assertThat(restore.action()).isEqualTo(Action.RESTORE);
+		assertThat(restore.cause()).isEqualTo(new CutDidNotHelp(0.016, 0.016));
+		Decision grow = decide(3_000_000, 2_000_000, 0.008, 17, 50);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.to()).isEqualTo(26);
+	}
+
+	@Test
+	void aCutThatShortenedTheServiceTimeRestsGrowth() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		assertThat(decide(400, 200, 60, 12, 40).to()).isEqualTo(9);
+		// 54 ms on 9: a tenth shorter, the cut stands; the service is still slow.
+		assertThat(decide(400, 200, 54, 9, 40).action()).isNotEqualTo(Action.RESTORE);
+		// Back at its base and saturated, needing 19: the threads the cuts took only
+		// waited, and more would wait too.
+		Decision held = decide(600, 450, 20, 7, 40);
+		assertThat(held.action()).isEqualTo(Action.HOLD);
+		assertThat(held.cause()).isEqualTo(new GrowthBlocked(Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void aProbeThePoolDidNotTakeIsNotJudged() {
+		PoolBounds upTo50 = new PoolBounds(1, 50);
+		this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2);
+		Decision probe = this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2);
+		assertThat(probe.cause()).isInstanceOf(ProbingDown.class);
+		// The budget (or a person) kept the pool at 50: a lower throughput then is no
+		// fall of the probe's.
+		this.controller.applied(50);
+		Decision next = this.controller.decide(window(240, 120, 312.5, 50, 600, null), 50, upTo50, 0.2);
+		assertThat(next.cause()).isNotInstanceOf(ProbeFell.class);
+	}
+
+	@Test
+	void aSurgeEndsTheProbeBeingJudged() {
+		PoolBounds upTo50 = new PoolBounds(1, 50);
+		this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2);
+		assertThat(this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2).to()).isEqualTo(37);
+		surge(37);
+		Decision next = this.controller.decide(window(240, 120, 312.5, 37, 600, null), 37, upTo50, 0.2);
+		assertThat(next.cause()).isNotInstanceOf(ProbeFell.class);
+	}
+
+	@Test
+	void aSurgeEndsTheCutBeingJudged() {
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		assertThat(decide(400, 200, 60, 12, 40).to()).isEqualTo(9);
+		surge(9);
+		assertThat(decide(400, 200, 60, 9, 40).action()).isNotEqualTo(Action.RESTORE);
+	}
+
+	@Test
+	void aSurgeStartsTheCountOfSurplusWindowsAgain() {
+		for (int i = 0; i < 9; i++) {
+			assertThat(hold(100, 100, 20, 20).changed()).isFalse();
+		}
+		surge(20);
+		assertThat(hold(100, 100, 20, 20).changed()).isFalse();
+	}
+
+	@Test
+	void aSurgeIsMetWhileTheLastWindowsCpuWasAtNineTenths() {
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.9);
+		assertThat(this.controller.pulse(pulse(0, 3, 0, 1000, 990))).isNull();
+		assertThat(this.controller.pulse(pulse(100, 3, 45, 1060, 1005))).isNotNull();
+		PoolController busy = new PoolController(this.clock);
+		busy.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.91);
+		busy.pulse(pulse(0, 3, 0, 1000, 990));
+		assertThat(busy.pulse(pulse(100, 3, 45, 1060, 1005))).isNull();
+	}
+
+	@Test
+	void aPoolIsIdleSinceItsLastPulseOnlyWhenNothingArrived() {
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
+		this.controller.pulse(pulse(0, 3, 0, 1000, 990));
+		this.controller.pulse(pulse(100, 3, 0, 1010, 1000));
+		assertThat(this.controller.idleSinceLastPulse()).isFalse();
+		this.controller.pulse(pulse(200, 3, 0, 1010, 1010));
+		assertThat(this.controller.idleSinceLastPulse()).isTrue();
+	}
+
+	/**
+	 * A saturated window of 8 threads serving a million 8 µs tasks a second grows to 12;
+	 * +44 % throughput on 12 crossed the knee at 8 · 1.44 = 11.52 threads: the next step
+	 * stops at 17.
+	 */
+	private void growTo17WithAKneeAt11() {
+		assertThat(decide(1_500_000, 1_000_000, 0.008, 8, 50).to()).isEqualTo(12);
+		assertThat(decide(3_000_000, 1_440_000, 0.008, 12, 50).to()).isEqualTo(17);
+	}
+
+	/**
+	 * Pulses 100 ms apart on a pool of {@code size}, every thread busy, in which 600
+	 * tasks arrived and 500 are queued: a surge whatever the last window's rate.
+	 */
+	private void surge(int size) {
+		this.controller.pulse(new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, 0, 100_000, 100_000,
+				this.clock.nanoTime()));
+		this.clock.advanceMillis(100);
+		Decision surge = this.controller.pulse(new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, 500,
+				100_600, 100_100, this.clock.nanoTime()));
+		assertThat(surge).isNotNull();
+		assertThat(surge.action()).isEqualTo(Action.GROW);
+	}
+
+	private Decision staff(double queueWaitMs, double cpuLoad) {
+		// 800/s of 20 ms on 20 threads: 16 busy, not saturated, needing 24.
+		return this.controller.decide(window(800, 800, 20, queueWaitMs, 20, 0, null, null), 20, BOUNDS, cpuLoad);
+	}
+
+	private Decision hold(double arrivalRate, double throughput, double serviceMs, int size) {
+		return decide(arrivalRate, throughput, serviceMs, size, 0);
+	}
+
+	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
+		return this.controller.decide(window(arrivalRate, throughput, serviceMs, size, queued, null), size, BOUNDS,
+				0.2);
+	}
+
+	private PoolPulse pulse(long atMillis, int size, int queued, long arrivals, long completions) {
+		return new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, queued, arrivals, completions,
+				Duration.ofMillis(atMillis).toNanos());
+	}
+
+}

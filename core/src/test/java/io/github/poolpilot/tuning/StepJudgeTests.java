@@ -1,0 +1,159 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Judging;
+import io.github.poolpilot.tuning.Decision.Cause.NoGain;
+import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
+import io.github.poolpilot.tuning.Decision.KeptStep;
+import io.github.poolpilot.tuning.Step.Kind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link StepJudge} at the edges of its rules: where a staffing step's wait
+ * went, when a step's slower service says its threads only waited, how many windows a
+ * shortfall within the noise is judged, when growth's rest starts again from its first
+ * length, when a knee is forgotten, and the small probe after a step that did not pay.
+ *
+ * @author poolpilot authors
+ */
+class StepJudgeTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final Knee knee = new Knee(this.clock);
+
+	private final StepJudge judge = new StepJudge(this.clock, this.knee);
+
+	@Test
+	void aStaffingStepIsKeptWhileTheServiceTimeRoseByAtMostHalfTheWaitItTookOffPlusATenth() {
+		// 20 ms tasks that waited 10 ms; now they wait 2 ms: 8 ms off the queue, so the
+		// service time may rise by 0.5 · 8 + 0.1 · 20 = 6 ms.
+		this.judge.take(new Step(Kind.STAFFING, 6, 8, 200, 200, 20, 10));
+		StepJudge.Verdict kept = this.judge.judge(window(200, 200, 26, 2, 8, 0));
+		assertThat(kept.undone()).isNull();
+		assertThat(kept.kept()).isEqualTo(new KeptStep(6, 8, 0.0, true));
+	}
+
+	@Test
+	void aStaffingStepWhoseServiceTimeRoseByMoreIsRevertedAndGrowthRests() {
+		this.judge.take(new Step(Kind.STAFFING, 6, 8, 200, 200, 20, 10));
+		Decision revert = this.judge.judge(window(200, 200, 26.5, 2, 8, 0)).undone();
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.from()).isEqualTo(8);
+		assertThat(revert.to()).isEqualTo(6);
+		assertThat(revert.cause()).isEqualTo(new WaitMoved(-8, 6.5, Duration.ofSeconds(30)));
+		assertThat(this.judge.resting()).isTrue();
+	}
+
+	@Test
+	void aStaffingStepAfterWhichTheWaitGrewMayRaiseTheServiceTimeByATenthOnly() {
+		// The wait rose from 2 to 10 ms: no wait was taken off, so only 0.1 · 20 = 2 ms.
+		this.judge.take(new Step(Kind.STAFFING, 6, 8, 200, 200, 20, 2));
+		assertThat(this.judge.judge(window(200, 200, 22, 10, 8, 0)).undone()).isNull();
+		this.judge.take(new Step(Kind.STAFFING, 6, 8, 200, 200, 20, 2));
+		assertThat(this.judge.judge(window(200, 200, 22.5, 10, 8, 0)).undone().action()).isEqualTo(Action.REVERT);
+	}
+
+	@Test
+	void aStepWhoseServiceTimeRoseByExactlyHalfItsAddedThreadsOnlyWaitedAndIsRevertedAtOnce() {
+		// +50 % threads, 1 % more throughput, the service time up from 20 to 25 ms: +25
+		// %.
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		Decision revert = this.judge.judge(window(120, 101, 25, 0, 15, 5)).undone();
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.to()).isEqualTo(10);
+		assertThat(revert.cause()).isInstanceOf(NoGain.class);
+	}
+
+	@Test
+	void aStepWhoseServiceTimeRoseByLessIsJudgedAgain() {
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		Decision judging = this.judge.judge(window(120, 101, 24.9, 0, 15, 5)).undone();
+		assertThat(judging.action()).isEqualTo(Action.HOLD);
+		assertThat(judging.cause()).isInstanceOf(Judging.class);
+	}
+
+	@Test
+	void aStepWithoutAServiceTimeBeforeItIsNotTakenForWaitingThreads() {
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 0, 0));
+		Decision judging = this.judge.judge(window(120, 101, 25, 0, 15, 5)).undone();
+		assertThat(judging.cause()).isInstanceOf(Judging.class);
+	}
+
+	@Test
+	void aShortfallWithinTheNoiseIsJudgedInThreeWindowsAtMost() {
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		assertThat(this.judge.judge(window(120, 101, 20, 0, 15, 5)).undone().cause())
+			.isEqualTo(new Judging(10, 15, 0.01));
+		assertThat(this.judge.judge(window(120, 101, 20, 0, 15, 5)).undone().cause()).isInstanceOf(Judging.class);
+		Decision third = this.judge.judge(window(120, 101, 20, 0, 15, 5)).undone();
+		assertThat(third.action()).isEqualTo(Action.REVERT);
+		assertThat(third.to()).isEqualTo(10);
+		assertThat(this.judge.judge(window(120, 101, 20, 0, 15, 5))).isNull();
+	}
+
+	@Test
+	void aKeptStepStartsGrowthsRestFromItsFirstLengthAgain() {
+		// A million tasks a second: a step that gained nothing is beyond the noise.
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 1_000_000, 1_000_000, 20, 0));
+		assertThat(this.judge.judge(window(1_200_000, 1_000_000, 20, 0, 15, 5)).undone().cause())
+			.isEqualTo(new NoGain(0, 0.5, Duration.ofSeconds(30)));
+		this.clock.advance(Duration.ofSeconds(30));
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 1_000_000, 1_000_000, 20, 0));
+		assertThat(this.judge.judge(window(2_000_000, 1_500_000, 20, 0, 15, 5)).undone()).isNull();
+		this.judge.take(new Step(Kind.SATURATED, 15, 22, 1_500_000, 1_500_000, 20, 0));
+		assertThat(this.judge.judge(window(2_000_000, 1_500_000, 20, 0, 22, 5)).undone().cause())
+			.isEqualTo(new NoGain(0, 7 / 15.0, Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void aKneeIsKeptByAStepThatPaidUpToItAndForgottenByOneThatPaidBeyondIt() {
+		this.knee.learn(15);
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		assertThat(this.judge.judge(window(200, 150, 20, 0, 15, 5)).undone()).isNull();
+		assertThat(this.knee.threads()).isEqualTo(15.0);
+		this.judge.take(new Step(Kind.SATURATED, 10, 16, 100, 100, 20, 0));
+		assertThat(this.judge.judge(window(200, 160, 20, 0, 16, 5)).undone()).isNull();
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aSurgeMovesAPendingSurgeStepAndReplacesAnyOtherStep() {
+		this.judge.surge(14, new Step(Kind.SURGE, 10, 14, 100, 100, 20, 0));
+		this.judge.surge(18, new Step(Kind.SURGE, 14, 18, 120, 120, 20, 0));
+		assertThat(this.judge.judge(window(200, 150, 20, 0, 18, 5)).kept()).isEqualTo(new KeptStep(10, 18, 0.5, false));
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		this.judge.surge(20, new Step(Kind.SURGE, 15, 20, 120, 120, 20, 0));
+		assertThat(this.judge.judge(window(200, 150, 20, 0, 20, 5)).kept())
+			.isEqualTo(new KeptStep(15, 20, 0.25, false));
+	}
+
+	@Test
+	void afterAStepThatDidNotPayTheNextStepIsASmallProbeOnce() {
+		assertThat(this.judge.limit(20, 30)).isEqualTo(30);
+		this.judge.blockGrowth();
+		assertThat(this.judge.limit(20, 30)).isEqualTo(22);
+		assertThat(this.judge.limit(20, 30)).isEqualTo(30);
+		this.judge.blockGrowth();
+		assertThat(this.judge.limit(5, 30)).isEqualTo(6);
+		this.judge.blockGrowth();
+		assertThat(this.judge.limit(20, 21)).isEqualTo(21);
+	}
+
+	private static ClosedWindow window(double arrivalRate, double throughput, double serviceMs, double queueWaitMs,
+			int size, int queued) {
+		return new ClosedWindow(
+				PoolControllerTests.window(arrivalRate, throughput, serviceMs, queueWaitMs, size, queued, null, null),
+				size, BOUNDS, 0.2, 20, Double.NaN);
+	}
+
+}
