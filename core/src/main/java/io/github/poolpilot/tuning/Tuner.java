@@ -19,6 +19,7 @@ import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -389,14 +390,14 @@ public class Tuner {
 			pool.resize(decision.threads(), decision.threads());
 			state.setLastDecision(decision);
 		}
+		catch (InvalidPoolSizeException ex) {
+			// Refused by the pool's door, as when another resize took the room first: the
+			// message says why, a stack trace would say nothing more.
+			resizeFailed(pool, decision, ex.getMessage(), null);
+			return;
+		}
 		catch (RuntimeException ex) {
-			this.failedTicks.increment();
-			logger.warn("Could not resize pool '" + pool.getName() + "' to " + decision.threads()
-					+ " threads; it keeps " + pool.maxPoolSize(), ex);
-			PoolController controller = this.controllers.get(pool.getName());
-			if (controller != null) {
-				controller.applied(pool.maxPoolSize());
-			}
+			resizeFailed(pool, decision, ex.toString(), ex);
 			return;
 		}
 		try {
@@ -405,6 +406,16 @@ public class Tuner {
 		catch (RuntimeException ex) {
 			this.failedTicks.increment();
 			logger.warn("A resize listener failed for pool '" + pool.getName() + "'", ex);
+		}
+	}
+
+	private void resizeFailed(ManagedPool pool, Decision decision, String why, @Nullable RuntimeException ex) {
+		this.failedTicks.increment();
+		logger.warn("Could not resize pool '" + pool.getName() + "' to " + decision.threads() + " threads; it keeps "
+				+ pool.maxPoolSize() + ": " + why, ex);
+		PoolController controller = this.controllers.get(pool.getName());
+		if (controller != null) {
+			controller.applied(pool.maxPoolSize());
 		}
 	}
 
