@@ -46,10 +46,16 @@ final class Knee {
 	}
 
 	/**
-	 * Return the most threads a step may reach: half beyond the knee, or no limit.
+	 * Return the most threads a step may reach: half beyond the knee and at least one
+	 * thread beyond it, or no limit. A knee below two threads, as a step from one thread
+	 * to two that fell short of doubling by chance on a busy machine teaches, so still
+	 * lets the pool try a third, and a step that pays forgets it.
 	 */
 	int cap() {
-		return known() ? (int) (PoolController.MAX_GROWTH * this.threads) : Integer.MAX_VALUE;
+		if (!known()) {
+			return Integer.MAX_VALUE;
+		}
+		return Math.max((int) (PoolController.MAX_GROWTH * this.threads), (int) Math.ceil(this.threads) + 1);
 	}
 
 	/**

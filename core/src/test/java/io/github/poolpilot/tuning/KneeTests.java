@@ -1,0 +1,54 @@
+package io.github.poolpilot.tuning;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.testsupport.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link Knee}: the most threads a step may reach once a knee is known, and how long it
+ * is known.
+ *
+ * @author poolpilot authors
+ */
+class KneeTests {
+
+	private final FakeClock clock = new FakeClock();
+
+	private final Knee knee = new Knee(this.clock);
+
+	@Test
+	void withoutAKneeNothingIsCapped() {
+		assertThat(this.knee.cap()).isEqualTo(Integer.MAX_VALUE);
+	}
+
+	@Test
+	void aStepMayReachHalfBeyondTheKnee() {
+		this.knee.learn(8);
+		assertThat(this.knee.cap()).isEqualTo(12);
+		this.knee.learn(11);
+		assertThat(this.knee.cap()).isEqualTo(16);
+	}
+
+	@Test
+	void aKneeBelowTwoThreadsStillLetsThePoolTryOneThreadBeyondIt() {
+		// A step from 1 to 2 threads that gained 85 %: half beyond 1.85 is 2.77, which
+		// would hold the pool at the 2 it has.
+		this.knee.learn(1.85);
+		assertThat(this.knee.cap()).isEqualTo(3);
+		this.knee.learn(1);
+		assertThat(this.knee.cap()).isEqualTo(2);
+	}
+
+	@Test
+	void aKneeIsForgottenAfterTheLongestRest() {
+		this.knee.learn(8);
+		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
+		assertThat(this.knee.known()).isTrue();
+		this.clock.advanceMillis(1);
+		assertThat(this.knee.known()).isFalse();
+		assertThat(this.knee.cap()).isEqualTo(Integer.MAX_VALUE);
+	}
+
+}
