@@ -5,16 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.testsupport.TestPools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,7 +34,8 @@ class PoolLeaseTests {
 
 	private final InMemoryClusterStore store = new InMemoryClusterStore(this.clock);
 
-	private final List<ManagedExecutor> executors = new ArrayList<>();
+	@RegisterExtension
+	final TestPools pools = new TestPools();
 
 	private final List<String> events = new ArrayList<>();
 
@@ -56,14 +57,6 @@ class PoolLeaseTests {
 		}
 
 	};
-
-	@AfterEach
-	void shutDown() throws InterruptedException {
-		for (ManagedExecutor executor : this.executors) {
-			executor.shutdownNow();
-			executor.awaitTermination(10, TimeUnit.SECONDS);
-		}
-	}
 
 	@Test
 	void beforeTheFirstExchangeThePoolIsCappedAtItsMinThreads() {
@@ -125,7 +118,7 @@ class PoolLeaseTests {
 		a.exchange(this.store, new InstanceDemand(6, 6), this.listener);
 		a.pool().resize(6, 6);
 		CountDownLatch release = new CountDownLatch(1);
-		ManagedExecutor executor = this.executors.get(0);
+		ManagedExecutor executor = this.pools.executors().get(0);
 		for (int i = 0; i < 6; i++) {
 			executor.execute(() -> awaitQuietly(release));
 		}
@@ -244,30 +237,16 @@ class PoolLeaseTests {
 		settle(a, b);
 		// Redis goes away for 4 s: both fall back to 60 ÷ 2.
 		this.store.reachable(false);
-		for (int second = 0; second < 4; second++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-		}
+		seconds(4, a, b);
 		assertThat(a.status().fallback()).isTrue();
 		assertThat(b.status().fallback()).isTrue();
 		// It comes back empty, and a's client reconnects first: b still holds its 30.
 		this.store.lose();
 		this.store.reachable(true);
 		this.store.reachable("b", false);
-		for (int second = 0; second < 3; second++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-			assertThat(threads(a, b)).as("threads of a and b after %d s", second + 1).isLessThanOrEqualTo(60);
-		}
+		seconds(3, a, b);
 		this.store.reachable("b", true);
-		for (int second = 0; second < 3; second++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-			assertThat(threads(a, b)).isLessThanOrEqualTo(60);
-		}
+		seconds(3, a, b);
 		assertThat(a.lease()).isEqualTo(30);
 		assertThat(b.lease()).isEqualTo(30);
 		assertThat(a.state()).isEqualTo(ClusterState.OK);
@@ -282,19 +261,9 @@ class PoolLeaseTests {
 		// Redis restarts between two of a's exchanges; b's client is still reconnecting.
 		this.store.lose();
 		this.store.reachable("b", false);
-		for (int window = 0; window < 3; window++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-			assertThat(threads(a, b)).as("threads of a and b after %d s", window + 1).isLessThanOrEqualTo(60);
-		}
+		seconds(3, a, b);
 		this.store.reachable("b", true);
-		for (int window = 0; window < 3; window++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-			assertThat(threads(a, b)).isLessThanOrEqualTo(60);
-		}
+		seconds(3, a, b);
 		assertThat(a.lease()).isEqualTo(30);
 		assertThat(b.lease()).isEqualTo(30);
 	}
@@ -305,11 +274,7 @@ class PoolLeaseTests {
 		PoolLease b = lease("b", 0);
 		settle(a, b);
 		this.store.reachable(false);
-		for (int second = 0; second < 4; second++) {
-			this.clock.advance(Duration.ofSeconds(1));
-			window(a, 60);
-			window(b, 60);
-		}
+		seconds(4, a, b);
 		this.store.lose();
 		this.store.reachable(true);
 		this.store.reachable("b", false);
@@ -412,6 +377,19 @@ class PoolLeaseTests {
 	}
 
 	/**
+	 * Some seconds of two instances asking for the whole limit of 60, their threads
+	 * together within it after each.
+	 */
+	private void seconds(int seconds, PoolLease a, PoolLease b) {
+		for (int second = 1; second <= seconds; second++) {
+			this.clock.advance(Duration.ofSeconds(1));
+			window(a, 60);
+			window(b, 60);
+			assertThat(threads(a, b)).as("threads of a and b after %d s", second).isLessThanOrEqualTo(60);
+		}
+	}
+
+	/**
 	 * One window of an instance's control loop, and its tuner growing the pool as far as
 	 * the door lets it, as a saturated pool's tuner does.
 	 */
@@ -440,9 +418,7 @@ class PoolLeaseTests {
 	}
 
 	private ManagedPool pool(String name, int min, int max) {
-		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(min, max), 100).sizes(min, min).build();
-		this.executors.add(executor);
-		return executor.getPool();
+		return this.pools.pool(name, new PoolBounds(min, max), 100, min);
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {

@@ -1,8 +1,6 @@
 package io.github.poolpilot.pool;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +8,7 @@ import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.RejectionReason;
 import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.testsupport.SizedExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -23,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class ManagedPoolTests {
 
-	private final SizedExecutor executor = new SizedExecutor();
+	private final SizedExecutor executor = new SizedExecutor(0, 50);
 
 	private final FakeClock clock = new FakeClock();
 
@@ -162,79 +161,6 @@ class ManagedPoolTests {
 		this.recorder.taskSubmitted();
 		this.recorder.timedTaskFinished(now - serviceMs * 1_000_000, now - serviceMs * 1_000_000, -1, false);
 		this.pool.takeSnapshot();
-	}
-
-	/**
-	 * An executor that only holds its sizes, and records how they were set.
-	 */
-	private static final class SizedExecutor implements PoolExecutor, ManagedPool.SizeControl {
-
-		final List<String> calls = new ArrayList<>();
-
-		int core;
-
-		int max;
-
-		int live;
-
-		int active;
-
-		int queued;
-
-		boolean shutdown;
-
-		void set(int core, int max) {
-			this.core = core;
-			this.max = max;
-		}
-
-		@Override
-		public void setCorePoolSize(int corePoolSize) {
-			this.calls.add("core " + corePoolSize);
-			this.core = corePoolSize;
-		}
-
-		@Override
-		public void setMaximumPoolSize(int maxPoolSize) {
-			this.calls.add("max " + maxPoolSize);
-			this.max = maxPoolSize;
-		}
-
-		@Override
-		public int getCorePoolSize() {
-			return this.core;
-		}
-
-		@Override
-		public int getMaximumPoolSize() {
-			return this.max;
-		}
-
-		@Override
-		public int getPoolSize() {
-			return this.live;
-		}
-
-		@Override
-		public int getActiveCount() {
-			return this.active;
-		}
-
-		@Override
-		public int getQueueSize() {
-			return this.queued;
-		}
-
-		@Override
-		public int getQueueCapacity() {
-			return 50;
-		}
-
-		@Override
-		public boolean isShutdown() {
-			return this.shutdown;
-		}
-
 	}
 
 }

@@ -1,13 +1,10 @@
 package io.github.poolpilot.pool;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
@@ -19,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.testsupport.TestPools;
 
 /**
  * Tests for {@link PoolRegistry} and the budget its pools share through their one door.
@@ -27,15 +25,8 @@ import io.github.poolpilot.execution.ManagedExecutor;
  */
 class PoolRegistryTests {
 
-	private final List<ManagedExecutor> executors = new ArrayList<>();
-
-	@AfterEach
-	void shutDown() throws InterruptedException {
-		for (ManagedExecutor executor : this.executors) {
-			executor.shutdownNow();
-			executor.awaitTermination(10, TimeUnit.SECONDS);
-		}
-	}
+	@RegisterExtension
+	final TestPools pools = new TestPools();
 
 	@Test
 	void aPoolIsRegisteredOnceByNameAndLeavesTheBudgetWhenUnregistered() {
@@ -137,16 +128,17 @@ class PoolRegistryTests {
 	}
 
 	private ManagedExecutor executor(ManagedPool pool) {
-		return this.executors.stream().filter((executor) -> executor.getPool() == pool).findFirst().orElseThrow();
+		return this.pools.executors()
+			.stream()
+			.filter((executor) -> executor.getPool() == pool)
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private ManagedPool pool(String name, int min, int max, int size, int weight) {
-		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(min, max), 10)
-			.sizes(size, size)
-			.build();
-		this.executors.add(executor);
-		executor.getPool().setWeight(weight);
-		return executor.getPool();
+		ManagedPool pool = this.pools.pool(name, new PoolBounds(min, max), 10, size);
+		pool.setWeight(weight);
+		return pool;
 	}
 
 }

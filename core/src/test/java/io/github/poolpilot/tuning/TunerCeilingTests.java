@@ -5,10 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.execution.ManagedExecutor;
@@ -18,6 +17,7 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.testsupport.TestPools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -31,17 +31,10 @@ import static org.awaitility.Awaitility.await;
  */
 class TunerCeilingTests {
 
-	private final List<ManagedExecutor> executors = new ArrayList<>();
+	@RegisterExtension
+	final TestPools pools = new TestPools();
 
 	private final PoolRegistry registry = new PoolRegistry(100);
-
-	@AfterEach
-	void shutDown() throws InterruptedException {
-		for (ManagedExecutor executor : this.executors) {
-			executor.shutdownNow();
-			executor.awaitTermination(10, TimeUnit.SECONDS);
-		}
-	}
 
 	@Test
 	void neitherTheWindowNorThePulseThatHandsOverFreedThreadsPlansAPoolAboveItsCeiling() {
@@ -66,8 +59,7 @@ class TunerCeilingTests {
 		FakeClock clock = new FakeClock();
 		List<Decision> resized = new ArrayList<>();
 		Tuner tuner = new Tuner(this.registry, clock, () -> 0.1, (pool, decision) -> resized.add(decision));
-		ManagedExecutor executor = ManagedExecutor.builder("talk", new PoolBounds(1, 40), 100).sizes(2, 2).build();
-		this.executors.add(executor);
+		ManagedExecutor executor = this.pools.executor("talk", new PoolBounds(1, 40), 100, 2);
 		this.registry.register(executor.getPool());
 		executor.getPool().setCeiling(3);
 		executor.getPool().takeSnapshot();

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
-import io.github.poolpilot.pool.PoolExecutor;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.testsupport.SizedExecutor;
 import io.github.poolpilot.tuning.Decision.Action;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -134,7 +134,7 @@ class TunerOnRecordedPoolsTests {
 		final ManagedPool pool;
 
 		Pool(String name, int size) {
-			this.executor = new SizedExecutor(size);
+			this.executor = new SizedExecutor(size, 100);
 			this.pool = new ManagedPool(name, this.executor, this.executor, this.recorder, new PoolBounds(1, 40));
 		}
 
@@ -150,71 +150,6 @@ class TunerOnRecordedPoolsTests {
 			for (int i = 0; i < completed + failed; i++) {
 				this.recorder.timedTaskFinished(startedAt, startedAt, -1, i >= completed);
 			}
-		}
-
-	}
-
-	/**
-	 * An executor that only holds its sizes; none of its threads are alive.
-	 */
-	private static final class SizedExecutor implements PoolExecutor, ManagedPool.SizeControl {
-
-		int core;
-
-		int max;
-
-		int active;
-
-		int queued;
-
-		SizedExecutor(int size) {
-			this.core = size;
-			this.max = size;
-		}
-
-		@Override
-		public void setCorePoolSize(int corePoolSize) {
-			this.core = corePoolSize;
-		}
-
-		@Override
-		public void setMaximumPoolSize(int maxPoolSize) {
-			this.max = maxPoolSize;
-		}
-
-		@Override
-		public int getCorePoolSize() {
-			return this.core;
-		}
-
-		@Override
-		public int getMaximumPoolSize() {
-			return this.max;
-		}
-
-		@Override
-		public int getPoolSize() {
-			return 0;
-		}
-
-		@Override
-		public int getActiveCount() {
-			return this.active;
-		}
-
-		@Override
-		public int getQueueSize() {
-			return this.queued;
-		}
-
-		@Override
-		public int getQueueCapacity() {
-			return 100;
-		}
-
-		@Override
-		public boolean isShutdown() {
-			return false;
 		}
 
 	}

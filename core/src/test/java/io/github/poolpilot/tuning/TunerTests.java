@@ -5,10 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.pool.ManagedPool;
@@ -25,6 +24,7 @@ import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.testsupport.TestPools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,19 +36,12 @@ import static org.awaitility.Awaitility.await;
  */
 class TunerTests {
 
-	private final List<ManagedExecutor> executors = new ArrayList<>();
+	@RegisterExtension
+	final TestPools pools = new TestPools();
 
 	private final List<String> resizes = new ArrayList<>();
 
 	private final PoolRegistry registry = new PoolRegistry(100);
-
-	@AfterEach
-	void shutDown() throws InterruptedException {
-		for (ManagedExecutor executor : this.executors) {
-			executor.shutdownNow();
-			executor.awaitTermination(10, TimeUnit.SECONDS);
-		}
-	}
 
 	@Test
 	void anIdlePoolInAutoModeShrinksAndOneInManualModeIsLeftAlone() {
@@ -269,8 +262,7 @@ class TunerTests {
 		FakeClock clock = new FakeClock();
 		List<Decision> resized = new ArrayList<>();
 		Tuner tuner = new Tuner(this.registry, clock, () -> 0.1, (pool, decision) -> resized.add(decision));
-		ManagedExecutor executor = ManagedExecutor.builder("talk", new PoolBounds(1, 40), 100).sizes(2, 2).build();
-		this.executors.add(executor);
+		ManagedExecutor executor = this.pools.executor("talk", new PoolBounds(1, 40), 100, 2);
 		this.registry.register(executor.getPool());
 		executor.getPool().takeSnapshot();
 		tuner.tick();
@@ -332,10 +324,9 @@ class TunerTests {
 	}
 
 	private ManagedPool pool(String name) {
-		ManagedExecutor executor = ManagedExecutor.builder(name, new PoolBounds(1, 40), 10).sizes(20, 20).build();
-		this.executors.add(executor);
-		this.registry.register(executor.getPool());
-		return executor.getPool();
+		ManagedPool pool = this.pools.pool(name, new PoolBounds(1, 40), 10, 20);
+		this.registry.register(pool);
+		return pool;
 	}
 
 	private static ThreadBudget budget(int maxThreads) {
