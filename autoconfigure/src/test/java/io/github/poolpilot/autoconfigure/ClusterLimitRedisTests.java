@@ -126,8 +126,8 @@ class ClusterLimitRedisTests {
 		assertThat(hot.status().instances()).hasSize(3);
 		// Load on all three: each gets what it asks for up to close to its guaranteed
 		// share (a third of the limit). What it asks for is its tuner's call: on a loaded
-		// machine a tuner can judge a first step from one thread to two as not paying
-		// and stay at two.
+		// machine a tuner can judge a first step from one thread to two as paying clearly
+		// less than in proportion and hold at two for a while.
 		load(second);
 		load(third);
 		await().atMost(Duration.ofSeconds(30))
