@@ -207,7 +207,7 @@ abstract class WebServerPoolContractTests {
 				"poolpilot.web-server.min-threads=2", "poolpilot.web-server.max-threads=16",
 				"poolpilot.web-server.queue-capacity=" + queueCapacity, "poolpilot.tuning.enabled=false",
 				"management.endpoints.web.exposure.include=health,threadpools,metrics",
-				"management.endpoint.threadpools.access=unrestricted", "spring.main.banner-mode=off"));
+				"management.endpoint.threadpools.access=unrestricted", "poolpilot.existing-executors.enabled=false"));
 		properties.addAll(serverProperties());
 		properties.addAll(List.of(more));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(WebServerPoolApplication.class)
