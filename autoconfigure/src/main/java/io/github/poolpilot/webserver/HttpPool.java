@@ -1,7 +1,5 @@
 package io.github.poolpilot.webserver;
 
-import java.util.concurrent.RejectedExecutionException;
-
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.guard.TaskGuard;
@@ -134,26 +132,6 @@ public final class HttpPool {
 			guard.notRun();
 		}
 		return new PoolRejectedException(NAME, reason, this.pool.retryAfter(this.pool.getExecutor().getQueueSize()));
-	}
-
-	/**
-	 * Count a request that will not run because the server's executor stopped.
-	 * @param task the task {@link #accept} returned
-	 * @param ex why it will not run
-	 * @return the exception to rethrow
-	 */
-	public RejectedExecutionException stopped(Runnable task, RejectedExecutionException ex) {
-		refused(task);
-		return ex;
-	}
-
-	/**
-	 * Return the request a task of this pool runs.
-	 * @param task a task {@link #accept} returned, or any other
-	 * @return the request, or the task itself
-	 */
-	public static Runnable request(Runnable task) {
-		return (task instanceof HttpTask http) ? http.request() : task;
 	}
 
 	/**

@@ -46,10 +46,6 @@ final class HttpTask implements Runnable {
 		this.beforeShutdown = beforeShutdown;
 	}
 
-	Runnable request() {
-		return this.request;
-	}
-
 	static boolean servesRequestFromBeforeShutdown() {
 		HttpTask task = running.get();
 		return task != null && task.beforeShutdown;
