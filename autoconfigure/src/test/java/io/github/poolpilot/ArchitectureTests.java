@@ -70,8 +70,9 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.cluster..")
 			.layer("spring")
 			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
-					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.task..",
-					"io.github.poolpilot.resilience..", "io.github.poolpilot.ui..", "io.github.poolpilot.redis..")
+					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.webserver..",
+					"io.github.poolpilot.task..", "io.github.poolpilot.resilience..", "io.github.poolpilot.ui..",
+					"io.github.poolpilot.redis..")
 			.whereLayer("spring")
 			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("history")

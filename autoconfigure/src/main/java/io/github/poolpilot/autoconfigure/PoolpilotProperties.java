@@ -32,6 +32,8 @@ public class PoolpilotProperties {
 
 	private final Web web = new Web();
 
+	private final WebServer webServer = new WebServer();
+
 	private final ExistingExecutors existingExecutors = new ExistingExecutors();
 
 	/**
@@ -66,6 +68,10 @@ public class PoolpilotProperties {
 
 	public Web getWeb() {
 		return this.web;
+	}
+
+	public WebServer getWebServer() {
+		return this.webServer;
 	}
 
 	public Map<String, Pool> getPools() {
@@ -263,6 +269,35 @@ public class PoolpilotProperties {
 	/**
 	 * One managed pool.
 	 */
+	/**
+	 * The embedded web server's request pool, managed as the pool named {@code http}: the
+	 * keys of a declared pool, with the server's defaults.
+	 */
+	public static class WebServer extends Pool {
+
+		/**
+		 * Whether the embedded Tomcat's request threads are the managed pool named
+		 * {@code http}: bounded, measured, tuned and refusing with 503 when full.
+		 */
+		private boolean enabled;
+
+		public WebServer() {
+			setMinThreads(10);
+			setMaxThreads(200);
+			setQueueCapacity(100);
+			setRejectionStatus(503);
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
 	public static class Pool {
 
 		/**

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 
@@ -31,6 +32,12 @@ final class PoolpilotPropertiesValidator {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
 			minThreadsSum += entry.getValue().getMinThreads();
 			terms.add(entry.getKey() + " " + entry.getValue().getMinThreads());
+		}
+		WebServer webServer = properties.getWebServer();
+		if (webServer.isEnabled()) {
+			validateWebServer(webServer);
+			minThreadsSum += webServer.getMinThreads();
+			terms.add("http " + webServer.getMinThreads());
 		}
 		Integer budget = properties.getBudget().getMaxThreads();
 		if (budget != null && budget < Math.max(1, minThreadsSum)) {
@@ -65,6 +72,32 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.cpu-sample-every",
 					properties.getMeasurement().getCpuSampleEvery(), "must be 0 (off) or more");
 		}
+	}
+
+	/**
+	 * Check the web server's pool: a declared pool's keys, without those that only a pool
+	 * poolpilot creates can have.
+	 */
+	private static void validateWebServer(WebServer webServer) {
+		String prefix = "poolpilot.web-server.";
+		if (webServer.isVirtualThreads()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
+					"is not for the web server's pool: the server's request threads are virtual when "
+							+ "spring.threads.virtual.enabled=true; leave the property out");
+		}
+		if (webServer.getCluster().getMaxThreads() != null || webServer.getCluster().getLocalShare() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "cluster.max-threads",
+					webServer.getCluster().getMaxThreads(),
+					"is not for the web server's pool: a cluster-wide limit is for the pools under poolpilot.pools");
+		}
+		Resilience resilience = webServer.getResilience();
+		if (resilience.getTimeout() != null || resilience.getTimeLimiter() != null
+				|| resilience.getCircuitBreaker() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "resilience", "set",
+					"is not for the web server's pool: a request thread cannot be timed out or cut off like a task; "
+							+ "put the calls that need it on a pool under poolpilot.pools");
+		}
+		validate(prefix, webServer);
 	}
 
 	private static void validate(String prefix, Pool pool) {

@@ -18,6 +18,7 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
+import io.github.poolpilot.webserver.HttpPool;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -27,10 +28,11 @@ import org.springframework.core.env.Environment;
  * Re-reads {@code poolpilot.*} when the application's configuration changes at runtime
  * (Spring Cloud's {@code EnvironmentChangeEvent}, sent by a Config Server or a Kubernetes
  * ConfigMap refresh) and applies the pools' bounds and weights (a declared pool's, and an
- * existing executor's, {@code poolpilot.existing-executors.<bean>.*}), the budget and the
- * tuning switch without a restart. New values are checked as at start-up and applied all
- * together or not at all: invalid ones are refused with a logged error and the old ones
- * kept. The event is recognised by name so that Spring Cloud stays optional.
+ * existing executor's, {@code poolpilot.existing-executors.<bean>.*}, and the web
+ * server's pool's, {@code poolpilot.web-server.*}), the budget and the tuning switch
+ * without a restart. New values are checked as at start-up and applied all together or
+ * not at all: invalid ones are refused with a logged error and the old ones kept. The
+ * event is recognised by name so that Spring Cloud stays optional.
  *
  * @author poolpilot authors
  */
@@ -83,6 +85,9 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 	 */
 	private Map<String, Pool> settingsByPool(PoolpilotProperties properties) {
 		Map<String, Pool> settings = new LinkedHashMap<>(properties.getPools());
+		if (properties.getWebServer().isEnabled() && this.registry.get(HttpPool.NAME) != null) {
+			settings.putIfAbsent(HttpPool.NAME, properties.getWebServer());
+		}
 		ExistingExecutorsPostProcessor existingExecutors = this.existingExecutors.get();
 		if (existingExecutors != null) {
 			for (ManagedPool pool : this.registry.pools()) {

@@ -16,6 +16,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeanWrapperImpl;
@@ -64,13 +65,24 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void theDefaultsOfAPoolAreTheClassDefaults() {
-		BeanWrapperImpl pool = new BeanWrapperImpl(new Pool());
+		assertDocumentedDefaults("poolpilot.pools.<name>.", new Pool());
+	}
+
+	@Test
+	void theDefaultsOfTheWebServerPoolAreTheClassDefaults() {
+		WebServer webServer = new WebServer();
+		assertThat(webServer.getMaxThreads()).isNotEqualTo(new Pool().getMaxThreads());
+		assertDocumentedDefaults("poolpilot.web-server.", webServer);
+	}
+
+	private static void assertDocumentedDefaults(String prefix, Object defaults) {
+		BeanWrapperImpl pool = new BeanWrapperImpl(defaults);
 		pool.setConversionService(ApplicationConversionService.getSharedInstance());
 		Map<String, Object> expected = new LinkedHashMap<>();
 		Map<String, Object> documented = new LinkedHashMap<>();
 		METADATA.forEach((name, entry) -> {
-			if (name.startsWith("poolpilot.pools.<name>.")) {
-				String path = camelCase(name.substring("poolpilot.pools.<name>.".length()));
+			if (name.startsWith(prefix) && !name.equals(prefix + "enabled")) {
+				String path = camelCase(name.substring(prefix.length()));
 				Object value = pool.getPropertyValue(path);
 				expected.put(name, value);
 				JsonNode defaultValue = entry.get("defaultValue");
@@ -89,7 +101,7 @@ class ConfigurationMetadataTests {
 			}
 		}
 		assertThat(root().get("hints").findValuesAsString("name")).contains("poolpilot.pools.<name>.rejection-status",
-				"poolpilot.existing-executors.<bean>.rejection-status");
+				"poolpilot.existing-executors.<bean>.rejection-status", "poolpilot.web-server.rejection-status");
 	}
 
 	private static Set<String> metadataKeys() {

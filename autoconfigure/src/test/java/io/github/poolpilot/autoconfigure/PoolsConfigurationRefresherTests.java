@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -74,6 +75,23 @@ class PoolsConfigurationRefresherTests {
 			assertThat(output)
 				.contains("'poolpilot.budget.max-threads' is 5 but the pools' new bounds let them grow to 10");
 		});
+	}
+
+	@Test
+	void theWebServersPoolTakesItsNewBoundsAndWeight() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotWebServerAutoConfiguration.class))
+			.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.web-server.max-threads=20")
+			.run((context) -> {
+				ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+				assertThat(http.getBounds()).isEqualTo(new PoolBounds(10, 20));
+				change(context, "poolpilot.web-server.min-threads=4", "poolpilot.web-server.max-threads=8",
+						"poolpilot.web-server.weight=3");
+				assertThat(http.getBounds()).isEqualTo(new PoolBounds(4, 8));
+				assertThat(http.getExecutor().getMaximumPoolSize()).isEqualTo(8);
+				assertThat(http.getWeight()).isEqualTo(3);
+			});
 	}
 
 	private static void change(ConfigurableApplicationContext context, String... properties) {

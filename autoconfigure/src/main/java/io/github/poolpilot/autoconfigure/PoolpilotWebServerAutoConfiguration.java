@@ -1,0 +1,121 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.coyote.http11.Http11NioProtocol;
+
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
+import io.github.poolpilot.guard.QueueWaitLimit;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.webserver.HttpPool;
+import io.github.poolpilot.webserver.HttpRefusalFilter;
+import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.thread.Threading;
+import org.springframework.boot.tomcat.TomcatWebServerFactory;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+/**
+ * The embedded web server's request threads as the managed pool named {@code http}, with
+ * {@code poolpilot.web-server.enabled=true}: registered with the other pools (sharing
+ * their budget, tuned, listed by the endpoint), run by the server's own executor, and
+ * refusing with 503 and Retry-After when full. Only an embedded Tomcat on platform
+ * threads is managed: otherwise start-up fails, naming the setting.
+ *
+ * @author poolpilot authors
+ */
+@AutoConfiguration(after = PoolpilotAutoConfiguration.class)
+@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "poolpilot.web-server.enabled")
+public final class PoolpilotWebServerAutoConfiguration {
+
+	/**
+	 * The pool and its server, for an embedded Tomcat on platform threads.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ Http11NioProtocol.class, TomcatWebServerFactory.class })
+	@ConditionalOnThreading(Threading.PLATFORM)
+	static class TomcatConfiguration {
+
+		@Bean
+		HttpPool poolpilotHttpPool(PoolpilotProperties properties, PoolRegistry registry) {
+			WebServer settings = properties.getWebServer();
+			HttpPool http = new HttpPool(ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
+					new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()), settings.getQueueCapacity(),
+					settings.getRejectionStatus());
+			http.getPool().setWeight(settings.getWeight());
+			Duration maxQueueWait = settings.getMaxQueueWait();
+			if (maxQueueWait != null) {
+				http.setGuard(new QueueWaitLimit(http.getPool(), maxQueueWait));
+			}
+			registry.register(http.getPool());
+			return http;
+		}
+
+		@Bean
+		FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
+			boolean separateManagementPort = environment.containsProperty("management.server.port");
+			String basePath = separateManagementPort ? ""
+					: environment.getProperty("management.endpoints.web.base-path", "/actuator");
+			FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
+					new HttpRefusalFilter(http.getRejectionStatus(), basePath));
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+			return registration;
+		}
+
+		@Bean
+		TomcatHttpPoolCustomizer poolpilotTomcatHttpPoolCustomizer(HttpPool http, PoolpilotProperties properties) {
+			WebServer settings = properties.getWebServer();
+			return new TomcatHttpPoolCustomizer(http, settings.getKeepAlive(), settings.getAwaitTermination());
+		}
+
+	}
+
+	/**
+	 * Without Tomcat (Jetty is not managed yet) the setting cannot be honoured: say so at
+	 * start-up rather than leave the server unbounded without a word.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.apache.coyote.http11.Http11NioProtocol")
+	static class NoTomcatConfiguration {
+
+		@Bean
+		Object poolpilotHttpPoolUnsupported() {
+			throw new InvalidPoolpilotPropertyException("poolpilot.web-server.enabled", true,
+					"manages the request threads of an embedded Tomcat, and this application runs on another "
+							+ "server (Jetty is not supported yet): leave the property out");
+		}
+
+	}
+
+	/**
+	 * With virtual threads each request runs on a thread of its own: the concurrency
+	 * limit that would make it a managed pool is not there yet.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	static class VirtualThreadsConfiguration {
+
+		@Bean
+		Object poolpilotHttpPoolUnsupported() {
+			throw new InvalidPoolpilotPropertyException("poolpilot.web-server.enabled", true,
+					"manages the server's platform request threads, and spring.threads.virtual.enabled=true runs "
+							+ "each request on a virtual thread of its own (not supported yet): leave one of the two out");
+		}
+
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.github.poolpilot.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.webserver.HttpPool;
+import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link PoolpilotWebServerAutoConfiguration}: off unless enabled, the pool
+ * {@code http} with the server's defaults and its budget share, and clear failures for
+ * what it cannot manage.
+ *
+ * @author poolpilot authors
+ */
+class PoolpilotWebServerAutoConfigurationTests {
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class, PoolpilotAutoConfiguration.class,
+				PoolpilotWebServerAutoConfiguration.class));
+
+	@Test
+	void theServerIsLeftAloneUnlessEnabled() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(HttpPool.class);
+			assertThat(context.getBean(PoolRegistry.class).get("http")).isNull();
+		});
+	}
+
+	@Test
+	void enabledTheServersThreadsAreThePoolHttpWithTheServersDefaults() {
+		this.runner.withPropertyValues("poolpilot.web-server.enabled=true").run((context) -> {
+			assertThat(context).hasSingleBean(TomcatHttpPoolCustomizer.class);
+			ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+			assertThat(http).isSameAs(context.getBean(HttpPool.class).getPool());
+			assertThat(http.minThreads()).isEqualTo(10);
+			assertThat(http.maxThreads()).isEqualTo(200);
+			assertThat(http.getExecutor().getQueueCapacity()).isEqualTo(100);
+			assertThat(context.getBean(HttpPool.class).getRejectionStatus()).isEqualTo(503);
+		});
+	}
+
+	@Test
+	void itsMinThreadsCountAgainstTheBudget() {
+		this.runner
+			.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.web-server.min-threads=6",
+					"poolpilot.pools.talk.min-threads=2", "poolpilot.budget.max-threads=7")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getAction()).contains("poolpilot.budget.max-threads")
+					.contains("(8: talk 2 + http 6)");
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					poolpilot.web-server.resilience.timeout=1s        | poolpilot.web-server.resilience    | cannot be timed out
+					poolpilot.web-server.cluster.max-threads=10       | poolpilot.web-server.cluster.max-threads | a cluster-wide limit is for the pools under poolpilot.pools
+					poolpilot.web-server.virtual-threads=true         | poolpilot.web-server.virtual-threads | spring.threads.virtual.enabled
+					poolpilot.web-server.queue-capacity=0             | poolpilot.web-server.queue-capacity | must be at least 1
+					poolpilot.web-server.rejection-status=500         | poolpilot.web-server.rejection-status | must be 429 or 503
+					""")
+	void whatTheServersPoolCannotHaveFailsStartUpNamingTheKey(String setting, String key, String allowed) {
+		this.runner.withPropertyValues("poolpilot.web-server.enabled=true", setting).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getAction()).contains(key).contains(allowed);
+		});
+	}
+
+	@Test
+	void withoutTomcatEnablingItFailsStartUpSayingSo() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.apache.coyote"))
+			.withPropertyValues("poolpilot.web-server.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getAction()).contains("poolpilot.web-server.enabled")
+					.contains("Jetty is not supported yet");
+			});
+	}
+
+}

@@ -1,0 +1,23 @@
+package io.github.poolpilot.webserver;
+
+import java.util.List;
+
+/**
+ * The {@code http} pool's contract on the embedded Tomcat.
+ *
+ * @author poolpilot authors
+ */
+class TomcatWebServerPoolTests extends WebServerPoolContractTests {
+
+	@Override
+	String meterPrefix() {
+		return "tomcat";
+	}
+
+	@Override
+	List<String> serverProperties() {
+		// Spring Boot binds Tomcat's meters from its MBeans.
+		return List.of("server.tomcat.mbeanregistry.enabled=true");
+	}
+
+}
