@@ -47,16 +47,10 @@ public class PoolRejectionExceptionHandler {
 		if (rejection == null) {
 			throw ex;
 		}
-		HttpStatus status = rejection.getReason().isUnavailable() ? HttpStatus.SERVICE_UNAVAILABLE
-				: HttpStatus.valueOf(this.rejectionStatus.applyAsInt(rejection.getPool()));
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, rejection.getMessage());
-		problem.setProperty("pool", rejection.getPool());
-		problem.setProperty("reason", rejection.getReason().name());
-		long retryAfterSeconds = Math.max(1, rejection.getRetryAfter().toSeconds());
-		problem.setProperty("retryAfterSeconds", retryAfterSeconds);
+		HttpStatus status = RejectionProblem.status(rejection, this.rejectionStatus.applyAsInt(rejection.getPool()));
 		return ResponseEntity.status(status)
-			.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
-			.body(problem);
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(RejectionProblem.retryAfterSeconds(rejection)))
+			.body(RejectionProblem.of(rejection, status));
 	}
 
 	private static @Nullable PoolRejectedException findPoolRejection(Throwable ex) {

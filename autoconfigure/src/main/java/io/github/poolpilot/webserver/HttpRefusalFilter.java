@@ -1,17 +1,23 @@
 package io.github.poolpilot.webserver;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.net.URI;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.web.RejectionProblem;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -25,6 +31,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * @author poolpilot authors
  */
 public class HttpRefusalFilter extends OncePerRequestFilter {
+
+	/**
+	 * Writes a problem detail as Spring MVC does: its properties at the top level.
+	 */
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
 
 	private final int rejectionStatus;
 
@@ -49,14 +62,13 @@ public class HttpRefusalFilter extends OncePerRequestFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		int status = rejection.getReason().isUnavailable() ? HttpStatus.SERVICE_UNAVAILABLE.value()
-				: this.rejectionStatus;
-		long retryAfterSeconds = Math.max(1, rejection.getRetryAfter().toSeconds());
-		response.setStatus(status);
-		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-		response.setContentType("application/problem+json");
-		byte[] body = problem(status, rejection, request.getRequestURI(), retryAfterSeconds)
-			.getBytes(StandardCharsets.UTF_8);
+		HttpStatus status = RejectionProblem.status(rejection, this.rejectionStatus);
+		ProblemDetail problem = RejectionProblem.of(rejection, status);
+		problem.setInstance(instance(request));
+		byte[] body = JSON.writeValueAsBytes(problem);
+		response.setStatus(status.value());
+		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(RejectionProblem.retryAfterSeconds(rejection)));
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
 	}
@@ -70,31 +82,15 @@ public class HttpRefusalFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * The body of a managed pool's refusal (RFC 9457), with the pool, the reason and the
-	 * retry delay, as {@code PoolRejectionExceptionHandler} writes it.
+	 * The refused request's path as the problem's instance, as Spring MVC sets it.
 	 */
-	static String problem(int status, PoolRejectedException rejection, String instance, long retryAfterSeconds) {
-		HttpStatus httpStatus = HttpStatus.valueOf(status);
-		return "{\"type\":\"about:blank\",\"title\":\"" + json(httpStatus.getReasonPhrase()) + "\",\"status\":" + status
-				+ ",\"detail\":\"" + json(String.valueOf(rejection.getMessage())) + "\",\"instance\":\""
-				+ json(instance) + "\",\"pool\":\"" + json(rejection.getPool()) + "\",\"reason\":\""
-				+ rejection.getReason().name() + "\",\"retryAfterSeconds\":" + retryAfterSeconds + "}";
-	}
-
-	private static String json(String text) {
-		StringBuilder escaped = new StringBuilder(text.length());
-		for (char c : text.toCharArray()) {
-			if (c == '"' || c == '\\') {
-				escaped.append('\\').append(c);
-			}
-			else if (c < 0x20) {
-				escaped.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				escaped.append(c);
-			}
+	private static @Nullable URI instance(HttpServletRequest request) {
+		try {
+			return URI.create(request.getRequestURI());
 		}
-		return escaped.toString();
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 }
