@@ -45,7 +45,7 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.pool.PoolSampler;
 
 /**
- * Submit-and-run throughput of a 2-thread pool fed by 2 producers, for a raw
+ * Submit-and-run throughput of a 2-thread pool fed by 2 producers (by default), for a raw
  * {@link ThreadPoolExecutor} and the instrumented executors compared with it.
  * <p>
  * Each operation submits a batch of {@value #BATCH} distinct tasks and waits (parked)
@@ -73,8 +73,6 @@ public class ExecutorOverheadBenchmark {
 
 	static final int BATCH = 256;
 
-	static final int POOL_SIZE = 2;
-
 	static final int QUEUE_CAPACITY = 1024;
 
 	static final long ONE_MICROSECOND = 1_000;
@@ -101,6 +99,15 @@ public class ExecutorOverheadBenchmark {
 	 */
 	@Param({ "trivial", "1us" })
 	public String task = "trivial";
+
+	/**
+	 * The pool's threads. With JMH's {@code -t}, the producers: the default, 2 producers
+	 * and 2 threads, asks for four busy threads, which on a machine of fewer than four
+	 * CPUs measures how the scheduler shares them more than the executors' own work
+	 * ({@code -t 1 -p poolSize=1} is the shape for two CPUs).
+	 */
+	@Param({ "2" })
+	public int poolSize = 2;
 
 	ExecutorService pool;
 
@@ -170,14 +177,14 @@ public class ExecutorOverheadBenchmark {
 	}
 
 	private ThreadPoolExecutor raw() {
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS,
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(this.poolSize, this.poolSize, 60, TimeUnit.SECONDS,
 				new ArrayBlockingQueue<>(QUEUE_CAPACITY));
 		this.measuredTasks = executor::getCompletedTaskCount;
 		return executor;
 	}
 
 	private ExecutorService timingFloor() {
-		TimingFloorExecutor executor = new TimingFloorExecutor();
+		TimingFloorExecutor executor = new TimingFloorExecutor(this.poolSize);
 		this.measuredTasks = executor::getCompletedTaskCount;
 		return executor;
 	}
@@ -189,8 +196,8 @@ public class ExecutorOverheadBenchmark {
 	 */
 	private ExecutorService managed(PoolRecorder recorder, boolean virtual) {
 		ManagedExecutor.Builder builder = ManagedExecutor
-			.builder("bench", new PoolBounds(POOL_SIZE, POOL_SIZE), QUEUE_CAPACITY)
-			.sizes(POOL_SIZE, POOL_SIZE)
+			.builder("bench", new PoolBounds(this.poolSize, this.poolSize), QUEUE_CAPACITY)
+			.sizes(this.poolSize, this.poolSize)
 			.recorder(recorder);
 		ExecutorService executor = virtual ? builder.buildVirtual() : builder.build();
 		ManagedExecutorService managed = (ManagedExecutorService) executor;
@@ -227,7 +234,7 @@ public class ExecutorOverheadBenchmark {
 	}
 
 	private ExecutorService mapTracking() {
-		MapTrackingExecutor executor = new MapTrackingExecutor();
+		MapTrackingExecutor executor = new MapTrackingExecutor(this.poolSize);
 		this.measuredTasks = executor::timedTasks;
 		return executor;
 	}
@@ -243,8 +250,8 @@ public class ExecutorOverheadBenchmark {
 	private ExecutorService dynamicTp() {
 		DtpExecutor executor = ThreadPoolBuilder.newBuilder()
 			.threadPoolName("bench")
-			.corePoolSize(POOL_SIZE)
-			.maximumPoolSize(POOL_SIZE)
+			.corePoolSize(this.poolSize)
+			.maximumPoolSize(this.poolSize)
 			.workQueue(QueueTypeEnum.ARRAY_BLOCKING_QUEUE.getName(), QUEUE_CAPACITY)
 			.buildDynamic();
 		ExecutorWrapper wrapper = ExecutorWrapper.of(executor);
@@ -311,8 +318,8 @@ public class ExecutorOverheadBenchmark {
 	 */
 	static final class TimingFloorExecutor extends ThreadPoolExecutor {
 
-		TimingFloorExecutor() {
-			super(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_CAPACITY));
+		TimingFloorExecutor(int poolSize) {
+			super(poolSize, poolSize, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_CAPACITY));
 		}
 
 		@Override
@@ -367,8 +374,8 @@ public class ExecutorOverheadBenchmark {
 
 		private double meanInterArrivalNanos;
 
-		MapTrackingExecutor() {
-			super(POOL_SIZE, POOL_SIZE, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_CAPACITY));
+		MapTrackingExecutor(int poolSize) {
+			super(poolSize, poolSize, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_CAPACITY));
 		}
 
 		@Override
