@@ -6,12 +6,17 @@
 # records every answer and, every second, the pools. Plots and figures are then written
 # by a main class of the benchmarks module. See docs/load-test.md.
 #
-# Usage: sample-app/load-test/run.sh [--knee] [--wait-for-quiet]
+# Usage: sample-app/load-test/run.sh [--knee | --web-server] [--wait-for-quiet]
 #   --knee            the knee run instead: a downstream admitting 8 calls of 50 ms (160/s),
 #                     offered 240/s from the first second (no warm-up at a lower rate), talk
 #                     allowed 300 threads and starting at its share of the budget, 50: does
 #                     the tuner find the knee from above? Results in results-knee/, plots
 #                     in docs/images/load-test-knee/. The settings below still apply.
+#   --web-server      the thread-per-request run instead: talk-blocking, the talk API done on
+#                     the request's own thread, first on Tomcat's own request threads (200,
+#                     no bound on the wait: the sample's default profile), then on the managed
+#                     pool http (profile blocking). Results in results-web/, plots in
+#                     docs/images/load-test-web/. The settings below still apply.
 #   --wait-for-quiet  first wait, polling every 30 s for up to 20 min, until the 1-minute
 #                     load is below 0.7 and no other java process runs; the load seen is
 #                     recorded either way.
@@ -25,16 +30,36 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 
 KNEE=false
+WEB_SERVER=false
 WAIT_FOR_QUIET=false
 for arg in "$@"; do
 	case "$arg" in
 		--knee) KNEE=true ;;
+		--web-server) WEB_SERVER=true ;;
 		--wait-for-quiet) WAIT_FOR_QUIET=true ;;
 		*) echo "Unknown argument: $arg" >&2; exit 2 ;;
 	esac
 done
 POOLPILOT_ARGS=()
 POOLPILOT_GATLING_ARGS=()
+BASELINE_GATLING_ARGS=()
+BASELINE_EXECUTOR=applicationTaskExecutor
+TALK_POOL=talk
+if [ "$KNEE" = true ] && [ "$WEB_SERVER" = true ]; then
+	echo "--knee and --web-server are two different runs: choose one" >&2
+	exit 2
+fi
+if [ "$WEB_SERVER" = true ]; then
+	RESULTS=${RESULTS:-sample-app/load-test/results-web}
+	IMAGES=${IMAGES:-docs/images/load-test-web}
+	# Both sides call talk-blocking; the baseline is the sample on its defaults, where the
+	# request threads are Tomcat's own, whose queue no meter shows.
+	BASELINE_GATLING_ARGS=(-DtalkPath=/api/talk-blocking)
+	BASELINE_EXECUTOR=
+	POOLPILOT_ARGS=(--spring.profiles.active=blocking)
+	POOLPILOT_GATLING_ARGS=(-DtalkPath=/api/talk-blocking)
+	TALK_POOL=http
+fi
 if [ "$KNEE" = true ]; then
 	# One second "warm-up" at the overload's own rate: the pools never see their
 	# downstream uncongested.
@@ -113,7 +138,7 @@ MACHINE="$RESULTS/machine.txt"
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "run: $([ "$KNEE" = true ] && echo "knee (--knee)" || echo "overload")"
+	echo "run: $([ "$KNEE" = true ] && echo "knee (--knee)" || { [ "$WEB_SERVER" = true ] && echo "thread-per-request (--web-server)"; } || echo "overload")"
 	echo "cpus: $(nproc)"
 	echo "java: $(java -version 2>&1 | head -1)"
 } > "$MACHINE"
@@ -148,6 +173,8 @@ timeoutSeconds=$TIMEOUT_SECONDS
 downstreamLatencyMs=$DOWNSTREAM_LATENCY_MS
 downstreamCapacity=$DOWNSTREAM_CAPACITY
 baselineThreads=$BASELINE_THREADS
+baselineExecutor=$BASELINE_EXECUTOR
+talkPool=$TALK_POOL
 PROPERTIES
 
 run_side() {
@@ -187,7 +214,11 @@ run_side() {
 	stop_app
 }
 
-run_side baseline "" --spring.profiles.active=boot-default --spring.task.execution.pool.core-size="$BASELINE_THREADS"
+if [ "$WEB_SERVER" = true ]; then
+	run_side baseline "${BASELINE_GATLING_ARGS[*]}"
+else
+	run_side baseline "" --spring.profiles.active=boot-default --spring.task.execution.pool.core-size="$BASELINE_THREADS"
+fi
 run_side poolpilot "${POOLPILOT_GATLING_ARGS[*]-}" ${POOLPILOT_ARGS[@]+"${POOLPILOT_ARGS[@]}"}
 
 java -cp benchmarks/target/benchmarks.jar io.github.poolpilot.benchmarks.loadtest.LoadTestPlots "$RESULTS" "$IMAGES"

@@ -1,5 +1,6 @@
 package io.github.poolpilot.sample;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -49,6 +50,24 @@ class SampleApplicationTests {
 			.contains("\"talk\":{\"corePoolSize\":50,\"maxPoolSize\":50")
 			.contains("\"stop\":{\"corePoolSize\":50,\"maxPoolSize\":50")
 			.contains("\"applicationTaskExecutor\"");
+	}
+
+	@Test
+	void talkBlockingWaitsForTheBuiltInStubOnTheRequestThread() {
+		RestClient client = RestClient.create("http://localhost:" + this.port);
+		String started = client.post().uri("/api/start").retrieve().body(String.class);
+		long sessionId = JsonPath.parse(started).read("$.sessionId", Long.class);
+		String reply = client.post()
+			.uri("/api/talk-blocking")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"sessionId\": " + sessionId + ", \"message\": \"hello\"}")
+			.retrieve()
+			.body(String.class);
+		assertThat(JsonPath.parse(reply).read("$.reply", String.class)).isEqualTo("heard: hello");
+		// The stub takes 300 ms a call: the request thread waited for it.
+		assertThat(JsonPath.parse(reply).read("$.downstreamMs", Long.class)).isGreaterThanOrEqualTo(300);
+		// Without the blocking profile the request threads are Tomcat's own.
+		assertThat(client.get().uri("/actuator/threadpools").retrieve().body(String.class)).doesNotContain("\"http\"");
 	}
 
 	@Test

@@ -80,8 +80,8 @@ public final class LoadTestPlots {
 		Files.createDirectories(images);
 		LoadTestSettings settings = LoadTestSettings.read(results.resolve("run.properties"));
 		List<Side> sides = List.of(
-				new Side(LoadTestRun.read("baseline", results.resolve("baseline")), "applicationTaskExecutor"),
-				new Side(LoadTestRun.read("poolpilot", results.resolve("poolpilot")), "talk"));
+				new Side(LoadTestRun.read("baseline", results.resolve("baseline")), settings.baselineExecutor()),
+				new Side(LoadTestRun.read("poolpilot", results.resolve("poolpilot")), settings.talkPool()));
 		LoadTestPlots plots = new LoadTestPlots(settings, sides);
 		plots.talkLatency(images.resolve("talk-latency.png"));
 		plots.talkAnswers(images.resolve("talk-answers.png"));
@@ -129,6 +129,7 @@ public final class LoadTestPlots {
 			line(chart, "sent", sent, OFFERED);
 			line(chart, "200 received", perSecond(talk, (request) -> request.is("200"), Request::end), OK);
 			line(chart, "429 received", perSecond(talk, (request) -> request.is("429"), Request::end), REJECTED);
+			line(chart, "503 received", perSecond(talk, (request) -> request.is("503"), Request::end), UNAVAILABLE);
 			line(chart, "no answer, client gave up", perSecond(talk, (request) -> request.is("timeout"), Request::end),
 					UNANSWERED);
 			constant(chart,
@@ -177,6 +178,11 @@ public final class LoadTestPlots {
 		int color = 0;
 		for (Side side : this.sides) {
 			List<ExecutorSample> queued = side.run().executor(side.talkExecutor(), "queued_tasks");
+			if (queued.isEmpty()) {
+				// Tomcat's own request threads: their queue is not measured.
+				color++;
+				continue;
+			}
 			line(chart, side.run().label() + " (" + side.talkExecutor() + ")",
 					points(queued, ExecutorSample::time, (sample) -> Math.max(1, sample.value())), LINES[color++]);
 		}
@@ -188,8 +194,9 @@ public final class LoadTestPlots {
 	 * How the tuner moved the managed pools during the run.
 	 */
 	private void pools(LoadTestRun run, Path file) throws IOException {
-		XYChart talk = chart(run.label() + ": the talk pool", "time (s)", "threads, tasks");
-		List<PoolSample> talkSamples = run.pool("talk");
+		String pool = this.settings.talkPool();
+		XYChart talk = chart(run.label() + ": the " + pool + " pool, running talk", "time (s)", "threads, tasks");
+		List<PoolSample> talkSamples = run.pool(pool);
 		line(talk, "size (set by the tuner)", points(talkSamples, PoolSample::time, PoolSample::size), LINES[0]);
 		line(talk, "busy threads", points(talkSamples, PoolSample::time, PoolSample::active), LINES[2]);
 		line(talk, "queued tasks", points(talkSamples, PoolSample::time, PoolSample::queued), LINES[1]);

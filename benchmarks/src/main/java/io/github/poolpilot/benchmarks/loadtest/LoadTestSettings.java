@@ -16,10 +16,13 @@ import java.util.Properties;
  * @param timeoutSeconds how long a client waited for an answer
  * @param downstreamLatencyMs the downstream's latency per call
  * @param downstreamCapacity the calls the downstream serves at once
+ * @param baselineExecutor the executor the baseline ran talk on, as its meters name it
+ * (empty when it has none, as Tomcat's own request threads)
+ * @param talkPool the managed pool poolpilot's side ran talk on
  * @author poolpilot authors
  */
 record LoadTestSettings(int warmUpSeconds, int overloadSeconds, double talkRate, int timeoutSeconds,
-		int downstreamLatencyMs, int downstreamCapacity) {
+		int downstreamLatencyMs, int downstreamCapacity, String baselineExecutor, String talkPool) {
 
 	/**
 	 * Read the settings.
@@ -37,7 +40,9 @@ record LoadTestSettings(int warmUpSeconds, int overloadSeconds, double talkRate,
 				Double.parseDouble(properties.getProperty("talkRate")),
 				Integer.parseInt(properties.getProperty("timeoutSeconds")),
 				Integer.parseInt(properties.getProperty("downstreamLatencyMs")),
-				Integer.parseInt(properties.getProperty("downstreamCapacity")));
+				Integer.parseInt(properties.getProperty("downstreamCapacity")),
+				properties.getProperty("baselineExecutor", "applicationTaskExecutor"),
+				properties.getProperty("talkPool", "talk"));
 	}
 
 	/**

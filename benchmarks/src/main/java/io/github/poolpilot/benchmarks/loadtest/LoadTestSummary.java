@@ -76,11 +76,13 @@ final class LoadTestSummary {
 		});
 		row(out, "latency of the 429s: p50 / p99 / max",
 				(side) -> latencies(side.run().requests("talk", from, to), "429"));
-		row(out, "Retry-After of the 429s", (side) -> {
+		row(out, "latency of the 503s: p50 / p99 / max",
+				(side) -> latencies(side.run().requests("talk", from, to), "503"));
+		row(out, "Retry-After of the 429s and 503s", (side) -> {
 			long[] retryAfter = side.run()
 				.requests("talk", from, to)
 				.stream()
-				.filter((request) -> request.is("429") && request.retryAfter() >= 0)
+				.filter((request) -> (request.is("429") || request.is("503")) && request.retryAfter() >= 0)
 				.mapToLong(Request::retryAfter)
 				.sorted()
 				.toArray();

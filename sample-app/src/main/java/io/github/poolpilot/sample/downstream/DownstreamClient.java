@@ -1,6 +1,10 @@
 package io.github.poolpilot.sample.downstream;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -10,6 +14,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.util.Assert;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -29,12 +34,16 @@ public class DownstreamClient {
 
 	private final Environment environment;
 
+	private final DownstreamStub stub;
+
 	private volatile @Nullable URI url;
 
-	DownstreamClient(RestClient.Builder http, SampleProperties properties, Environment environment) {
+	DownstreamClient(RestClient.Builder http, SampleProperties properties, Environment environment,
+			DownstreamStub stub) {
 		this.http = http.build();
 		this.configuredUrl = properties.getTalk().getDownstreamUrl();
 		this.environment = environment;
+		this.stub = stub;
 	}
 
 	/**
@@ -52,6 +61,39 @@ public class DownstreamClient {
 			.body(DownstreamReply.class);
 		Assert.state(reply != null, "The downstream answered without a body");
 		return reply;
+	}
+
+	/**
+	 * Send a message and wait for the reply without needing a second request thread of
+	 * this application: over HTTP to {@code sample.talk.downstream-url} when it is set,
+	 * else straight to the built-in stub, waiting at most the HTTP calls' read timeout.
+	 * Over HTTP the stub is served by this application's own server, so a request that
+	 * holds its thread while it calls the stub would need a second one of the same pool,
+	 * which under a flood it waits for in vain (or the pool refuses it).
+	 * @param message the message
+	 * @return the downstream's reply
+	 * @throws org.springframework.web.client.RestClientException if the call failed or
+	 * timed out
+	 */
+	public DownstreamReply sendFromRequestThread(String message) {
+		if (this.configuredUrl != null) {
+			return send(message);
+		}
+		Duration timeout = this.environment.getProperty("spring.http.clients.read-timeout", Duration.class,
+				Duration.ofSeconds(30));
+		try {
+			return this.stub.reply(message).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new ResourceAccessException("The downstream stub did not answer within " + timeout);
+		}
+		catch (ExecutionException ex) {
+			throw new ResourceAccessException("The downstream stub failed: " + ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ResourceAccessException("Interrupted while waiting for the downstream stub");
+		}
 	}
 
 	/**

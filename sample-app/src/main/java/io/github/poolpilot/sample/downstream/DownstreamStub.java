@@ -76,6 +76,15 @@ public class DownstreamStub implements AutoCloseable {
 	}
 
 	/**
+	 * Take one call with a message and answer it as the downstream does.
+	 * @param message the message
+	 * @return a future completed with the reply once the call was served
+	 */
+	public CompletableFuture<DownstreamReply> reply(String message) {
+		return call().thenApply((took) -> new DownstreamReply("heard: " + message, took.toMillis()));
+	}
+
+	/**
 	 * Return how many calls wait for a place.
 	 * @return the calls in line
 	 */

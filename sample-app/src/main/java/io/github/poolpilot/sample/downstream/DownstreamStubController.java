@@ -23,8 +23,7 @@ class DownstreamStubController {
 
 	@PostMapping(DownstreamClient.STUB_PATH)
 	CompletableFuture<DownstreamReply> talk(@RequestBody DownstreamRequest request) {
-		return this.stub.call()
-			.thenApply((took) -> new DownstreamReply("heard: " + request.message(), took.toMillis()));
+		return this.stub.reply(request.message());
 	}
 
 }

@@ -17,7 +17,8 @@ import org.springframework.web.client.RestClientException;
 /**
  * The start, talk and stop APIs. Each hands its work to its pool and returns at once: the
  * servlet thread is free while the work waits or runs, and the pool's bounds, not the
- * servlet container's, decide how much work is taken.
+ * servlet container's, decide how much work is taken. And talk-blocking, talk's work on
+ * the request's own thread, for the web server's request pool to protect.
  *
  * @author poolpilot authors
  */
@@ -43,11 +44,17 @@ class SessionController {
 
 	@PostMapping("/talk")
 	CompletableFuture<TalkReply> talk(@RequestBody TalkRequest request) {
-		String message = required("message", request.message());
-		if (message.length() > MAX_MESSAGE_LENGTH) {
-			throw badRequest("'message' must not be longer than " + MAX_MESSAGE_LENGTH + " characters");
-		}
-		return this.service.talk(required("sessionId", request.sessionId()), message);
+		return this.service.talk(required("sessionId", request.sessionId()), message(request));
+	}
+
+	/**
+	 * Talk as the thread-per-request applications do: the request's own thread waits for
+	 * the downstream, so the web server's request pool, not a pool of the application's,
+	 * decides how much work is taken (profile {@code blocking}).
+	 */
+	@PostMapping("/talk-blocking")
+	TalkReply talkBlocking(@RequestBody TalkRequest request) {
+		return this.service.talkOnThisThread(required("sessionId", request.sessionId()), message(request));
 	}
 
 	@PostMapping("/stop")
@@ -58,6 +65,14 @@ class SessionController {
 	@ExceptionHandler(RestClientException.class)
 	ProblemDetail downstreamFailed(RestClientException ex) {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_GATEWAY, "The downstream failed: " + ex.getMessage());
+	}
+
+	private static String message(TalkRequest request) {
+		String message = required("message", request.message());
+		if (message.length() > MAX_MESSAGE_LENGTH) {
+			throw badRequest("'message' must not be longer than " + MAX_MESSAGE_LENGTH + " characters");
+		}
+		return message;
 	}
 
 	private static <T> T required(String field, @Nullable T value) {
@@ -73,7 +88,7 @@ class SessionController {
 	}
 
 	/**
-	 * The body of {@code POST /api/talk}.
+	 * The body of {@code POST /api/talk} and {@code /api/talk-blocking}.
 	 *
 	 * @param sessionId the session
 	 * @param message what to say

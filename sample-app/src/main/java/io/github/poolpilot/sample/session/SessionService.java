@@ -4,6 +4,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import io.github.poolpilot.sample.downstream.DownstreamClient;
 import io.github.poolpilot.sample.downstream.DownstreamReply;
@@ -52,15 +53,32 @@ public class SessionService {
 	 */
 	@Async("${sample.executors.talk:talk}")
 	public CompletableFuture<TalkReply> talk(long sessionId, String message) {
+		return CompletableFuture.completedFuture(exchange(sessionId, message, this.downstream::send));
+	}
+
+	/**
+	 * Do what {@link #talk} does on the calling thread, the request's own: the work of
+	 * the thread-per-request API, which the web server's request pool protects.
+	 * @param sessionId the session
+	 * @param message the message
+	 * @return the downstream's reply
+	 * @throws SessionNotFoundException if there is no such session
+	 * @throws SessionStoppedException if the session was stopped
+	 */
+	public TalkReply talkOnThisThread(long sessionId, String message) {
+		return exchange(sessionId, message, this.downstream::sendFromRequestThread);
+	}
+
+	private TalkReply exchange(long sessionId, String message, Function<String, DownstreamReply> downstream) {
 		SessionRow session = this.sessions.find(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
 		if (session.stoppedAt() != null) {
 			throw new SessionStoppedException(sessionId, session.stoppedAt());
 		}
 		long start = System.nanoTime();
-		DownstreamReply reply = this.downstream.send(message);
+		DownstreamReply reply = downstream.apply(message);
 		long downstreamMs = (System.nanoTime() - start) / 1_000_000;
 		long exchangeId = this.sessions.addExchange(sessionId, message, reply.reply(), downstreamMs, now());
-		return CompletableFuture.completedFuture(new TalkReply(sessionId, exchangeId, reply.reply(), downstreamMs));
+		return new TalkReply(sessionId, exchangeId, reply.reply(), downstreamMs);
 	}
 
 	/**

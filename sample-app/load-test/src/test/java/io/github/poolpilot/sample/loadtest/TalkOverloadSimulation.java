@@ -52,7 +52,9 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * {@code monitorTailSeconds} (how long the pools are still sampled after the last request
  * was sent), {@code startPool} (for the knee run: {@code talk=50} sets the talk pool to
  * 50 threads and back to automatic tuning just before the load starts, so that an idle
- * pool cannot shrink while Gatling starts; needs the endpoint's write access).
+ * pool cannot shrink while Gatling starts; needs the endpoint's write access),
+ * {@code talkPath} (the talk API: {@code /api/talk}, or {@code /api/talk-blocking} for
+ * the thread-per-request run).
  *
  * @author poolpilot authors
  */
@@ -83,6 +85,8 @@ public class TalkOverloadSimulation extends Simulation {
 	private final Duration monitorTail = Duration.ofSeconds(Long.parseLong(setting("monitorTailSeconds", "20")));
 
 	private final String startPool = setting("startPool", "");
+
+	private final String talkPath = setting("talkPath", "/api/talk");
 
 	private final Csv requests;
 
@@ -122,7 +126,7 @@ public class TalkOverloadSimulation extends Simulation {
 			.shareConnections();
 
 		ScenarioBuilder talk = scenario("talk").exec(timed("talk",
-				http("talk").post("/api/talk")
+				http("talk").post(this.talkPath)
 					.body(StringBody("{\"sessionId\":" + this.sessionId + ",\"message\":\"hello\"}"))
 					.check(status().saveAs("status"), header("Retry-After").optional().saveAs("retryAfter"))));
 
