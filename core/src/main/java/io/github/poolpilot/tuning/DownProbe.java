@@ -93,8 +93,9 @@ final class DownProbe {
 	}
 
 	/**
-	 * The probe lost throughput: learn the knee, X·S₀ threads, and go back to a tenth
-	 * beyond it, at most to where the probe started; the next probe rests.
+	 * The probe lost throughput: learn the knee, X·S₀ threads or, when more, the probe's
+	 * size over the share of the throughput it kept, and go back to a tenth beyond it, at
+	 * most to where the probe started; the next probe rests.
 	 * @param window the window that judged it
 	 * @param outcome how it went
 	 * @param baseServiceMs S₀, now measured below the knee
@@ -102,7 +103,15 @@ final class DownProbe {
 	 * @return the decision to go back
 	 */
 	Decision fell(ClosedWindow window, Outcome outcome, double baseServiceMs, Knee knee) {
-		double kneeThreads = outcome.throughputBefore * baseServiceMs / 1000;
+		// Below the knee throughput is in proportion to the threads, so the probe's own
+		// loss
+		// bounds the knee from below: a pool whose base service time comes from cheaper
+		// work
+		// than it runs now (a web server's requests, say) would otherwise learn a knee
+		// far
+		// too low.
+		double proportional = (outcome.change > -1) ? outcome.to / (1 + outcome.change) : outcome.from;
+		double kneeThreads = Math.max(outcome.throughputBefore * baseServiceMs / 1000, proportional);
 		knee.learn(kneeThreads);
 		int target = window.bounds.clamp(Math.min(outcome.from,
 				Math.max(window.size + 1, (int) Math.ceil(kneeThreads * (1 + PoolController.KNEE_MARGIN)))));

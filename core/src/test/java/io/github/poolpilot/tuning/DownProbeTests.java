@@ -81,13 +81,13 @@ class DownProbeTests {
 	void aProbeThatFellGoesBackToATenthBeyondTheKneeAtMostWhereItStarted() {
 		DownProbe probe = new DownProbe(this.clock);
 		// 100 per second at 50 ms uncongested: the knee is 5 threads, and 6 a tenth
-		// beyond.
-		Outcome outcome = new Outcome(10, 4, 100, -0.3, true, false);
-		Decision back = probe.fell((window(100, 70, 4, 9.0, 0.5)), outcome, 50, this.knee);
+		// beyond; 4 threads of 50 ms serve 80 per second.
+		Outcome outcome = new Outcome(10, 4, 100, -0.2, true, false);
+		Decision back = probe.fell((window(100, 80, 4, 9.0, 0.5)), outcome, 50, this.knee);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
 		assertThat(back.to()).isEqualTo(6);
-		assertThat(this.knee.threads()).isEqualTo(5.0);
-		Decision atMostFrom = probe.fell((window(100, 70, 4, 9.0, 0.5)), new Outcome(5, 4, 100, -0.3, true, false), 50,
+		assertThat(this.knee.threads()).isCloseTo(5.0, offset(1e-9));
+		Decision atMostFrom = probe.fell((window(100, 80, 4, 9.0, 0.5)), new Outcome(5, 4, 100, -0.2, true, false), 50,
 				this.knee);
 		assertThat(atMostFrom.to()).isEqualTo(5);
 	}
@@ -130,10 +130,23 @@ class DownProbeTests {
 	}
 
 	@Test
-	void aProbeThatFellGoesBackAtLeastOneThreadAboveTheSizeItTried() {
-		// The knee is 5 threads, 6 a tenth beyond: below the 9 the probe tried.
+	void aProbeThatFellLearnsTheKneeFromItsOwnLossWhenTheBaseServiceTimeSaysLess() {
+		// X·S₀ says 5 threads (100 per second at a base of 50 ms, as a web server's pool
+		// measures in a quiet mix of cheap requests), but 9 threads kept only 70 %: the
+		// knee is at least 9 / 0.7 = 12.9 threads, so back to the 12 the probe left.
 		Decision back = new DownProbe(this.clock).fell(window(100, 70, 9, 9.0, 0.5),
 				new Outcome(12, 9, 100, -0.3, true, false), 50, this.knee);
+		assertThat(back.to()).isEqualTo(12);
+		assertThat(this.knee.threads()).isCloseTo(9 / 0.7, offset(1e-9));
+	}
+
+	@Test
+	void aProbeThatFellGoesBackAtLeastOneThreadAboveTheSizeItTried() {
+		// Both estimates put the knee at or below the 9 the probe tried (X·S₀ 5, and 9
+		// for
+		// a loss too small to measure).
+		Decision back = new DownProbe(this.clock).fell(window(100, 100, 9, 9.0, 0.5),
+				new Outcome(12, 9, 100, 0, true, false), 50, this.knee);
 		assertThat(back.to()).isEqualTo(10);
 	}
 
