@@ -175,8 +175,8 @@ class ExistingExecutorsPostProcessorTests {
 
 	@Test
 	void bootsApplicationTaskExecutorIsManagedWithABoundedQueueAndOneWarning(CapturedOutput output) {
-		// The tests' log leaves this warning out (every context with Boot's executor has
-		// it).
+		// The tests' log leaves out this warning, which every context with Boot's
+		// executor prints.
 		Logger logger = (Logger) LoggerFactory.getLogger(ExistingExecutorsPostProcessor.class);
 		Level level = logger.getLevel();
 		logger.setLevel(Level.WARN);

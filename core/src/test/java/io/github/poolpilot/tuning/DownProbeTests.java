@@ -142,9 +142,8 @@ class DownProbeTests {
 
 	@Test
 	void aProbeThatFellGoesBackAtLeastOneThreadAboveTheSizeItTried() {
-		// Both estimates put the knee at or below the 9 the probe tried (X·S₀ 5, and 9
-		// for
-		// a loss too small to measure).
+		// Both estimates put the knee at or below the 9 the probe tried: X·S₀ says 5,
+		// and a loss too small to measure says 9.
 		Decision back = new DownProbe(this.clock).fell(window(100, 100, 9, 9.0, 0.5),
 				new Outcome(12, 9, 100, 0, true, false), 50, this.knee);
 		assertThat(back.to()).isEqualTo(10);
