@@ -10,11 +10,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 /**
  * Give back threads when the service time passed {@value #SLOWDOWN}× its base without
  * more throughput (a saturated downstream, a busy CPU): towards a tenth beyond X·S₀, the
- * threads the throughput keeps busy at the base service time, a quarter at most a window.
- * Each cut is judged in the next window: when the service time did not shorten by at
- * least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer threads
- * relieve (a slow database for every caller, larger requests), so the cut is undone and
- * the rule stays off until the service time is back within {@value #SLOWDOWN}× its base.
+ * threads the throughput keeps busy at the base service time, a quarter at most a window,
+ * and never below the pool's min-threads; a pool held there by its min-threads is left to
+ * the other rules. Each cut is judged in the next window: when the service time did not
+ * shorten by at least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer
+ * threads relieve (a slow database for every caller, larger requests), so the cut is
+ * undone and the rule stays off until the service time is back within {@value #SLOWDOWN}×
+ * its base.
  *
  * @author poolpilot authors
  */
@@ -85,12 +87,20 @@ final class SlowdownRule {
 		int size = window.size;
 		// Little's law: X·S₀ threads serve this throughput when nothing is congested.
 		double useful = window.throughput() * window.baseServiceMs / 1000;
-		int target = window.bounds
-			.clamp(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), size - Math.max(1, size / 4)));
+		int wanted = Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), size - Math.max(1, size / 4));
+		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(slowdown, window.baseServiceMs);
 		if (target < size) {
 			this.cut = new Cut(size, window.serviceMs());
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
+		}
+		if (wanted < size) {
+			// At its min-threads the pool cannot be cut to learn whether fewer threads
+			// relieve the service time, which may only have changed with the mix of work
+			// (a
+			// web server's requests): the rule leaves it to the others, whose steps are
+			// judged by what they bring.
+			return null;
 		}
 		return Decision.hold(size, reason, kept, false);
 	}

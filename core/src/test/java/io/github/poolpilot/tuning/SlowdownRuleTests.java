@@ -40,6 +40,20 @@ class SlowdownRuleTests {
 	}
 
 	@Test
+	void aPoolHeldAtItsMinThreadsIsLeftToTheOtherRules() {
+		// X·S₀ is 10 threads, but the pool may not go below 12: no cut can tell whether
+		// fewer threads would relieve the service time, which may only have changed with
+		// the mix of work.
+		ClosedWindow atMin = new ClosedWindow(PoolControllerTests.window(100, 100, 300, 0, 12, 5, null, null), 12,
+				new PoolBounds(12, 64), 0.5, 100, 100);
+		assertThat(this.rule.apply(atMin, null)).isNull();
+		// Already at X·S₀ beyond its min-threads, it is held as before.
+		ClosedWindow there = new ClosedWindow(PoolControllerTests.window(100, 100, 300, 0, 11, 5, null, null), 11,
+				new PoolBounds(11, 64), 0.5, 100, 100);
+		assertThat(this.rule.apply(there, null).action()).isEqualTo(Action.HOLD);
+	}
+
+	@Test
 	void aCutThatShortenedTheServiceTimeByATenthRelieved() {
 		this.rule.apply(window(20, 300), null);
 		assertThat(this.rule.judge(window(15, 270))).isNull();
