@@ -3,6 +3,7 @@ package io.github.poolpilot.autoconfigure;
 import java.time.Duration;
 
 import org.apache.coyote.http11.Http11NioProtocol;
+import org.eclipse.jetty.server.Server;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 import io.github.poolpilot.guard.QueueWaitLimit;
@@ -10,16 +11,16 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.webserver.HttpPool;
 import io.github.poolpilot.webserver.HttpRefusalFilter;
+import io.github.poolpilot.webserver.jetty.JettyHttpPoolCustomizer;
 import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
-import org.springframework.boot.thread.Threading;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
 import org.springframework.boot.tomcat.TomcatWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -30,9 +31,9 @@ import org.springframework.core.env.Environment;
 /**
  * The embedded web server's request threads as the managed pool named {@code http}, with
  * {@code poolpilot.web-server.enabled=true}: registered with the other pools (sharing
- * their budget, tuned, listed by the endpoint), run by the server's own executor, and
- * refusing with 503 and Retry-After when full. Only an embedded Tomcat on platform
- * threads is managed: otherwise start-up fails, naming the setting.
+ * their budget, tuned, listed by the endpoint), run by the server's own threads, and
+ * refusing with 503 and Retry-After when full, on an embedded Tomcat or Jetty. Without
+ * either, start-up fails, naming the setting.
  *
  * @author poolpilot authors
  */
@@ -42,39 +43,38 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "poolpilot.web-server.enabled")
 public final class PoolpilotWebServerAutoConfiguration {
 
+	@Bean
+	HttpPool poolpilotHttpPool(PoolpilotProperties properties, PoolRegistry registry) {
+		WebServer settings = properties.getWebServer();
+		HttpPool http = new HttpPool(ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
+				new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()), settings.getQueueCapacity(),
+				settings.getRejectionStatus());
+		http.getPool().setWeight(settings.getWeight());
+		Duration maxQueueWait = settings.getMaxQueueWait();
+		if (maxQueueWait != null) {
+			http.setGuard(new QueueWaitLimit(http.getPool(), maxQueueWait));
+		}
+		registry.register(http.getPool());
+		return http;
+	}
+
+	@Bean
+	FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
+		boolean separateManagementPort = environment.containsProperty("management.server.port");
+		String basePath = separateManagementPort ? ""
+				: environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
+				new HttpRefusalFilter(http.getRejectionStatus(), basePath));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
 	/**
-	 * The pool and its server, for an embedded Tomcat on platform threads.
+	 * An embedded Tomcat: its own executor, resized in place.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ Http11NioProtocol.class, TomcatWebServerFactory.class })
-	@ConditionalOnThreading(Threading.PLATFORM)
 	static class TomcatConfiguration {
-
-		@Bean
-		HttpPool poolpilotHttpPool(PoolpilotProperties properties, PoolRegistry registry) {
-			WebServer settings = properties.getWebServer();
-			HttpPool http = new HttpPool(ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
-					new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()), settings.getQueueCapacity(),
-					settings.getRejectionStatus());
-			http.getPool().setWeight(settings.getWeight());
-			Duration maxQueueWait = settings.getMaxQueueWait();
-			if (maxQueueWait != null) {
-				http.setGuard(new QueueWaitLimit(http.getPool(), maxQueueWait));
-			}
-			registry.register(http.getPool());
-			return http;
-		}
-
-		@Bean
-		FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
-			boolean separateManagementPort = environment.containsProperty("management.server.port");
-			String basePath = separateManagementPort ? ""
-					: environment.getProperty("management.endpoints.web.base-path", "/actuator");
-			FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
-					new HttpRefusalFilter(http.getRejectionStatus(), basePath));
-			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-			return registration;
-		}
 
 		@Bean
 		TomcatHttpPoolCustomizer poolpilotTomcatHttpPoolCustomizer(HttpPool http, PoolpilotProperties properties) {
@@ -85,35 +85,33 @@ public final class PoolpilotWebServerAutoConfiguration {
 	}
 
 	/**
-	 * Without Tomcat (Jetty is not managed yet) the setting cannot be honoured: say so at
-	 * start-up rather than leave the server unbounded without a word.
+	 * An embedded Jetty: a handler before the application and Jetty's own thread pool.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass("org.apache.coyote.http11.Http11NioProtocol")
-	static class NoTomcatConfiguration {
+	@ConditionalOnClass({ Server.class, JettyServletWebServerFactory.class })
+	static class JettyConfiguration {
 
 		@Bean
-		Object poolpilotHttpPoolUnsupported() {
-			throw new InvalidPoolpilotPropertyException("poolpilot.web-server.enabled", true,
-					"manages the request threads of an embedded Tomcat, and this application runs on another "
-							+ "server (Jetty is not supported yet): leave the property out");
+		JettyHttpPoolCustomizer poolpilotJettyHttpPoolCustomizer(HttpPool http) {
+			return new JettyHttpPoolCustomizer(http);
 		}
 
 	}
 
 	/**
-	 * With virtual threads each request runs on a thread of its own: the concurrency
-	 * limit that would make it a managed pool is not there yet.
+	 * Without Tomcat or Jetty the setting cannot be honoured: say so at start-up rather
+	 * than leave the server unbounded without a word.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnThreading(Threading.VIRTUAL)
-	static class VirtualThreadsConfiguration {
+	@ConditionalOnMissingClass({ "org.apache.coyote.http11.Http11NioProtocol",
+			"org.springframework.boot.jetty.servlet.JettyServletWebServerFactory" })
+	static class NoSupportedServerConfiguration {
 
 		@Bean
 		Object poolpilotHttpPoolUnsupported() {
 			throw new InvalidPoolpilotPropertyException("poolpilot.web-server.enabled", true,
-					"manages the server's platform request threads, and spring.threads.virtual.enabled=true runs "
-							+ "each request on a virtual thread of its own (not supported yet): leave one of the two out");
+					"manages the request threads of an embedded Tomcat or Jetty, and this application runs on "
+							+ "neither: leave the property out");
 		}
 
 	}

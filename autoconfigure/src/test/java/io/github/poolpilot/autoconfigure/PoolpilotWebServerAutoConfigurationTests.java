@@ -85,15 +85,15 @@ class PoolpilotWebServerAutoConfigurationTests {
 	}
 
 	@Test
-	void withoutTomcatEnablingItFailsStartUpSayingSo() {
-		this.runner.withClassLoader(new FilteredClassLoader("org.apache.coyote"))
+	void withoutTomcatOrJettyEnablingItFailsStartUpSayingSo() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.apache.coyote", "org.springframework.boot.jetty"))
 			.withPropertyValues("poolpilot.web-server.enabled=true")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getAction()).contains("poolpilot.web-server.enabled")
-					.contains("Jetty is not supported yet");
+					.contains("an embedded Tomcat or Jetty");
 			});
 	}
 

@@ -4,18 +4,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.webserver.HttpPool;
+import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the web server's pool, not supported yet on virtual threads, fails start-up
- * saying so when the server's requests run on virtual threads.
+ * Tests that the web server's pool is made when the server's requests run on virtual
+ * threads, and that the server is left alone without the setting.
  *
  * @author poolpilot authors
  */
@@ -27,14 +28,12 @@ class PoolpilotWebServerVirtualThreadsTests {
 				PoolpilotWebServerAutoConfiguration.class));
 
 	@Test
-	void enablingItWithVirtualThreadsFailsStartUpNamingBothSettings() {
+	void enabledWithVirtualThreadsTheServersRequestsAreThePoolHttp() {
 		this.runner.withPropertyValues("spring.threads.virtual.enabled=true", "poolpilot.web-server.enabled=true")
 			.run((context) -> {
-				assertThat(context).hasFailed();
-				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
-					.analyze(context.getStartupFailure());
-				assertThat(analysis.getAction()).contains("poolpilot.web-server.enabled")
-					.contains("spring.threads.virtual.enabled=true");
+				assertThat(context).hasNotFailed().hasSingleBean(TomcatHttpPoolCustomizer.class);
+				assertThat(context.getBean(PoolRegistry.class).get("http"))
+					.isSameAs(context.getBean(HttpPool.class).getPool());
 			});
 	}
 

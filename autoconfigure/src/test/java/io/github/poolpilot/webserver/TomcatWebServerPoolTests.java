@@ -2,6 +2,8 @@ package io.github.poolpilot.webserver;
 
 import java.util.List;
 
+import org.springframework.context.ConfigurableApplicationContext;
+
 /**
  * The {@code http} pool's contract on the embedded Tomcat.
  *
@@ -18,6 +20,12 @@ class TomcatWebServerPoolTests extends WebServerPoolContractTests {
 	List<String> serverProperties() {
 		// Spring Boot binds Tomcat's meters from its MBeans.
 		return List.of("server.tomcat.mbeanregistry.enabled=true");
+	}
+
+	@Override
+	Integer serverMaxThreads(ConfigurableApplicationContext context, int maxPoolSize) {
+		// The pool's threads are Tomcat's executor's, no more and no fewer.
+		return maxPoolSize;
 	}
 
 }

@@ -1,8 +1,11 @@
 package io.github.poolpilot.webserver.tomcat;
 
 import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 
 import io.github.poolpilot.webserver.HttpPool;
+import io.github.poolpilot.webserver.PermitThreads;
+import io.github.poolpilot.webserver.RequestPermits;
 
 /**
  * Tomcat's default HTTP/1.1 NIO protocol on a {@link ManagedNioEndpoint}: what Spring
@@ -37,15 +40,22 @@ public class ManagedHttp11NioProtocol extends Http11NioProtocol {
 	}
 
 	/**
-	 * Run the connector's requests through the given pool, sized by it from now on.
+	 * Run the connector's requests through the given pool, sized by it from now on:
+	 * Tomcat's own executor, or, on virtual threads, the pool's permits in front of them.
 	 * @param http the pool
 	 * @param graceful whether the server shuts down gracefully, answering the queued
 	 * requests first
 	 * @param drainTimeoutMillis how long a graceful shutdown waits for them at most
 	 */
 	void manage(HttpPool http, boolean graceful, long drainTimeoutMillis) {
-		setMaxQueueSize(http.getQueueCapacity());
 		this.endpoint.manage(http, graceful, drainTimeoutMillis);
+		if (getExecutor() instanceof VirtualThreadExecutor virtual) {
+			RequestPermits permits = new RequestPermits(0, http.getQueueCapacity());
+			this.endpoint.permitVirtualThreads(virtual, permits);
+			http.attach(new PermitThreads(permits, virtual::isShutdown));
+			return;
+		}
+		setMaxQueueSize(http.getQueueCapacity());
 		http.attach(new TomcatThreads(this));
 	}
 

@@ -7,10 +7,12 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.tomcat.util.net.NioEndpoint;
 import org.apache.tomcat.util.threads.TaskQueue;
 import org.apache.tomcat.util.threads.TaskThreadFactory;
+import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.webserver.HttpPool;
 import io.github.poolpilot.webserver.RefusalLane;
+import io.github.poolpilot.webserver.RequestPermits;
 
 /**
  * Tomcat's NIO endpoint whose internal executor hands each request through the
@@ -30,6 +32,19 @@ class ManagedNioEndpoint extends NioEndpoint {
 
 	void manage(HttpPool http, boolean graceful, long drainTimeoutMillis) {
 		this.binding = new Binding(http, new RefusalLane(HttpPool.NAME + "-refusals-"), graceful, drainTimeoutMillis);
+	}
+
+	/**
+	 * Put the pool in front of the virtual threads the connector was given.
+	 * @param threads Tomcat's virtual-thread executor
+	 * @param permits the requests served at once and the line of those waiting
+	 */
+	void permitVirtualThreads(VirtualThreadExecutor threads, RequestPermits permits) {
+		Binding binding = this.binding;
+		if (binding != null) {
+			setExecutor(new PermittedVirtualExecutor(threads, permits, binding.http(), binding.lane(),
+					() -> !super.isPaused()));
+		}
 	}
 
 	@Override
@@ -62,11 +77,10 @@ class ManagedNioEndpoint extends NioEndpoint {
 	public void stopInternal() {
 		Binding binding = this.binding;
 		Executor executor = getExecutor();
-		if (binding != null && binding.graceful() && super.isPaused()
-				&& executor instanceof MeasuredTomcatExecutor measured
+		if (binding != null && binding.graceful() && super.isPaused() && executor instanceof HttpExecutor measured
 				&& !measured.awaitIdle(binding.drainTimeoutMillis())) {
-			logger.warn("The http pool still had " + measured.getQueue().size() + " queued and "
-					+ measured.getActiveCount() + " running requests after " + binding.drainTimeoutMillis()
+			logger.warn("The http pool still had " + measured.queued() + " queued and " + measured.running()
+					+ " running requests after " + binding.drainTimeoutMillis()
 					+ " ms of graceful shutdown (poolpilot.web-server.await-termination); they are cut off");
 		}
 		super.stopInternal();

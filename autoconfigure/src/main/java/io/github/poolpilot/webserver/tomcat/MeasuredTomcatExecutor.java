@@ -21,7 +21,7 @@ import io.github.poolpilot.webserver.RefusalLane;
  *
  * @author poolpilot authors
  */
-final class MeasuredTomcatExecutor extends ThreadPoolExecutor {
+final class MeasuredTomcatExecutor extends ThreadPoolExecutor implements HttpExecutor {
 
 	private final HttpPool http;
 
@@ -59,27 +59,14 @@ final class MeasuredTomcatExecutor extends ThreadPoolExecutor {
 		}
 	}
 
-	/**
-	 * Wait until no request is queued or running, as when a graceful shutdown lets every
-	 * request handed over before it be answered.
-	 * @param timeoutMillis how long to wait at most
-	 * @return whether the executor became idle in time
-	 */
-	boolean awaitIdle(long timeoutMillis) {
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-		while (getQueue().size() > 0 || getActiveCount() > 0) {
-			if (System.nanoTime() - deadline > 0) {
-				return false;
-			}
-			try {
-				Thread.sleep(10);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-		}
-		return true;
+	@Override
+	public int queued() {
+		return getQueue().size();
+	}
+
+	@Override
+	public int running() {
+		return getActiveCount();
 	}
 
 }
