@@ -95,6 +95,31 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void theWebServerRoomKnowsNoServerAndEachServerAdapterNoOther() {
+		noClasses().that()
+			.resideInAPackage("io.github.poolpilot.webserver")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.apache.catalina..", "org.apache.coyote..", "org.apache.tomcat..",
+					"org.eclipse.jetty..", "io.github.poolpilot.webserver.tomcat..",
+					"io.github.poolpilot.webserver.jetty..")
+			.check(CLASSES);
+		noClasses().that()
+			.resideInAPackage("io.github.poolpilot.webserver.tomcat..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.eclipse.jetty..", "io.github.poolpilot.webserver.jetty..")
+			.check(CLASSES);
+		noClasses().that()
+			.resideInAPackage("io.github.poolpilot.webserver.jetty..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.apache.catalina..", "org.apache.coyote..", "org.apache.tomcat..",
+					"io.github.poolpilot.webserver.tomcat..")
+			.check(CLASSES);
+	}
+
+	@Test
 	void sizesAreSetOnlyThroughAPoolsOneDoor() {
 		noClasses().that()
 			.doNotBelongToAnyOf(ManagedPool.class)

@@ -276,8 +276,8 @@ public class PoolpilotProperties {
 	public static class WebServer extends Pool {
 
 		/**
-		 * Whether the embedded Tomcat's request threads are the managed pool named
-		 * {@code http}: bounded, measured, tuned and refusing with 503 when full.
+		 * Whether the embedded Tomcat's or Jetty's request threads are the managed pool
+		 * named {@code http}: bounded, measured, tuned and refusing with 503 when full.
 		 */
 		private boolean enabled;
 

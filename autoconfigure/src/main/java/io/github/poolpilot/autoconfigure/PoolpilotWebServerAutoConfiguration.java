@@ -92,8 +92,8 @@ public final class PoolpilotWebServerAutoConfiguration {
 	static class JettyConfiguration {
 
 		@Bean
-		JettyHttpPoolCustomizer poolpilotJettyHttpPoolCustomizer(HttpPool http) {
-			return new JettyHttpPoolCustomizer(http);
+		JettyHttpPoolCustomizer poolpilotJettyHttpPoolCustomizer(HttpPool http, PoolpilotProperties properties) {
+			return new JettyHttpPoolCustomizer(http, properties.getWebServer().getKeepAlive());
 		}
 
 	}

@@ -1,5 +1,7 @@
 package io.github.poolpilot.webserver.jetty;
 
+import java.time.Duration;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.eclipse.jetty.server.AbstractConnector;
@@ -46,12 +48,16 @@ public class JettyHttpPoolCustomizer implements WebServerFactoryCustomizer<Jetty
 
 	private final HttpPool http;
 
+	private final Duration keepAlive;
+
 	/**
 	 * Create the customizer.
 	 * @param http the pool
+	 * @param keepAlive how long an idle thread above the core size lives
 	 */
-	public JettyHttpPoolCustomizer(HttpPool http) {
+	public JettyHttpPoolCustomizer(HttpPool http, Duration keepAlive) {
 		this.http = http;
+		this.keepAlive = keepAlive;
 	}
 
 	@Override
@@ -61,9 +67,13 @@ public class JettyHttpPoolCustomizer implements WebServerFactoryCustomizer<Jetty
 
 	private void manage(Server server) {
 		RequestPermits permits = new RequestPermits(0, this.http.getQueueCapacity());
-		ServerThreads threads = threads(server.getThreadPool(), permits, connectorThreads(server));
+		ThreadPool pool = server.getThreadPool();
+		if (pool instanceof QueuedThreadPool queued) {
+			queued.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, this.keepAlive.toMillis()));
+		}
+		ServerThreads threads = threads(pool, permits, connectorThreads(server));
 		if (threads == null) {
-			logger.warn("poolpilot.web-server.enabled is true but Jetty runs on a " + server.getThreadPool().getClass()
+			logger.warn("poolpilot.web-server.enabled is true but Jetty runs on a " + pool.getClass().getName()
 					+ ", which poolpilot cannot size: the http pool stays empty");
 			return;
 		}
