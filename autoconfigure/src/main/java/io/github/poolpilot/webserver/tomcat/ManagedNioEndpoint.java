@@ -42,8 +42,7 @@ class ManagedNioEndpoint extends NioEndpoint {
 	void permitVirtualThreads(VirtualThreadExecutor threads, RequestPermits permits) {
 		Binding binding = this.binding;
 		if (binding != null) {
-			setExecutor(new PermittedVirtualExecutor(threads, permits, binding.http(), binding.lane(),
-					() -> !super.isPaused()));
+			setExecutor(new PermittedVirtualExecutor(threads, permits, handOver(binding)));
 		}
 	}
 
@@ -57,11 +56,15 @@ class ManagedNioEndpoint extends NioEndpoint {
 		TaskQueue queue = new TaskQueue(getMaxQueueSize());
 		TaskThreadFactory threads = new TaskThreadFactory(getName() + "-exec-", getDaemon(), getThreadPriority());
 		MeasuredTomcatExecutor executor = new MeasuredTomcatExecutor(getMinSpareThreads(), getMaxThreads(),
-				getThreadsMaxIdleTime(), queue, threads, binding.http(), binding.lane(), () -> !super.isPaused());
+				getThreadsMaxIdleTime(), queue, threads, handOver(binding));
 		queue.setParent(executor);
 		setExecutor(executor);
 		// Still the endpoint's own executor: its setters resize it, its getters read it.
 		this.internalExecutor = true;
+	}
+
+	private TomcatHandOver handOver(Binding binding) {
+		return new TomcatHandOver(binding.http(), binding.lane(), () -> !super.isPaused());
 	}
 
 	/**

@@ -2,15 +2,10 @@ package io.github.poolpilot.webserver.tomcat;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.apache.tomcat.util.threads.TaskQueue;
 import org.apache.tomcat.util.threads.TaskThreadFactory;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
-
-import io.github.poolpilot.pool.PoolRejectedException;
-import io.github.poolpilot.webserver.HttpPool;
-import io.github.poolpilot.webserver.RefusalLane;
 
 /**
  * Tomcat's own request executor (its {@link ThreadPoolExecutor} and {@link TaskQueue},
@@ -23,39 +18,29 @@ import io.github.poolpilot.webserver.RefusalLane;
  */
 final class MeasuredTomcatExecutor extends ThreadPoolExecutor implements HttpExecutor {
 
-	private final HttpPool http;
-
-	private final RefusalLane lane;
-
-	private final BooleanSupplier open;
+	private final TomcatHandOver handOver;
 
 	MeasuredTomcatExecutor(int corePoolSize, int maxPoolSize, long keepAliveMillis, TaskQueue queue,
-			TaskThreadFactory threadFactory, HttpPool http, RefusalLane lane, BooleanSupplier open) {
+			TaskThreadFactory threadFactory, TomcatHandOver handOver) {
 		super(corePoolSize, maxPoolSize, keepAliveMillis, TimeUnit.MILLISECONDS, queue, threadFactory);
-		this.http = http;
-		this.lane = lane;
-		this.open = open;
+		this.handOver = handOver;
 	}
 
 	@Override
 	public void execute(Runnable command) {
-		Runnable task;
-		try {
-			task = this.http.accept(command, this.open.getAsBoolean());
-		}
-		catch (PoolRejectedException ex) {
-			this.lane.refuse(command, ex);
+		Runnable task = this.handOver.accept(command);
+		if (task == null) {
 			return;
 		}
 		try {
 			super.execute(task);
 		}
 		catch (RejectedExecutionException ex) {
-			PoolRejectedException rejection = this.http.refused(task);
 			if (isShutdown()) {
+				this.handOver.http().refused(task);
 				throw ex;
 			}
-			this.lane.refuse(command, rejection);
+			this.handOver.refuse(command, task);
 		}
 	}
 

@@ -1,13 +1,9 @@
 package io.github.poolpilot.webserver.tomcat;
 
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.BooleanSupplier;
 
 import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 
-import io.github.poolpilot.pool.PoolRejectedException;
-import io.github.poolpilot.webserver.HttpPool;
-import io.github.poolpilot.webserver.RefusalLane;
 import io.github.poolpilot.webserver.RequestPermits;
 
 /**
@@ -25,29 +21,18 @@ final class PermittedVirtualExecutor implements HttpExecutor {
 
 	private final RequestPermits permits;
 
-	private final HttpPool http;
+	private final TomcatHandOver handOver;
 
-	private final RefusalLane lane;
-
-	private final BooleanSupplier open;
-
-	PermittedVirtualExecutor(VirtualThreadExecutor threads, RequestPermits permits, HttpPool http, RefusalLane lane,
-			BooleanSupplier open) {
+	PermittedVirtualExecutor(VirtualThreadExecutor threads, RequestPermits permits, TomcatHandOver handOver) {
 		this.threads = threads;
 		this.permits = permits;
-		this.http = http;
-		this.lane = lane;
-		this.open = open;
+		this.handOver = handOver;
 	}
 
 	@Override
 	public void execute(Runnable command) {
-		Runnable task;
-		try {
-			task = this.http.accept(command, this.open.getAsBoolean());
-		}
-		catch (PoolRejectedException ex) {
-			this.lane.refuse(command, ex);
+		Runnable task = this.handOver.accept(command);
+		if (task == null) {
 			return;
 		}
 		switch (this.permits.admit(() -> start(task))) {
@@ -59,7 +44,7 @@ final class PermittedVirtualExecutor implements HttpExecutor {
 			case WAIT -> {
 				// Started by the release of a permit.
 			}
-			case REFUSE -> this.lane.refuse(command, this.http.refused(task));
+			case REFUSE -> this.handOver.refuse(command, task);
 		}
 	}
 
