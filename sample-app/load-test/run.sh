@@ -6,7 +6,7 @@
 # records every answer and, every second, the pools. Plots and figures are then written
 # by a main class of the benchmarks module. See docs/load-test.md.
 #
-# Usage: sample-app/load-test/run.sh [--knee | --web-server] [--wait-for-quiet]
+# Usage: sample-app/load-test/run.sh [--knee | --web-server [--jetty]] [--wait-for-quiet]
 #   --knee            the knee run instead: a downstream admitting 8 calls of 50 ms (160/s),
 #                     offered 240/s from the first second (no warm-up at a lower rate), talk
 #                     allowed 300 threads and starting at its share of the budget, 50: does
@@ -17,6 +17,10 @@
 #                     no bound on the wait: the sample's default profile), then on the managed
 #                     pool http (profile blocking). Results in results-web/, plots in
 #                     docs/images/load-test-web/. The settings below still apply.
+#   --jetty           with --web-server: both sides on Jetty instead of Tomcat (the sample
+#                     built with its jetty profile): first on Jetty's own threads (200, no
+#                     bound on the wait), then on the managed pool http. Results in
+#                     results-web-jetty/, plots in docs/images/load-test-web-jetty/.
 #   --wait-for-quiet  first wait, polling every 30 s for up to 20 min, until the 1-minute
 #                     load is below 0.7 and no other java process runs; the load seen is
 #                     recorded either way.
@@ -31,11 +35,13 @@ ROOT=$(pwd)
 
 KNEE=false
 WEB_SERVER=false
+JETTY=false
 WAIT_FOR_QUIET=false
 for arg in "$@"; do
 	case "$arg" in
 		--knee) KNEE=true ;;
 		--web-server) WEB_SERVER=true ;;
+		--jetty) JETTY=true ;;
 		--wait-for-quiet) WAIT_FOR_QUIET=true ;;
 		*) echo "Unknown argument: $arg" >&2; exit 2 ;;
 	esac
@@ -49,11 +55,25 @@ if [ "$KNEE" = true ] && [ "$WEB_SERVER" = true ]; then
 	echo "--knee and --web-server are two different runs: choose one" >&2
 	exit 2
 fi
+if [ "$JETTY" = true ] && [ "$WEB_SERVER" != true ]; then
+	echo "--jetty goes with --web-server: it runs the thread-per-request run on Jetty" >&2
+	exit 2
+fi
+JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
+BUILD_PROFILES=()
+SERVER=tomcat
+if [ "$JETTY" = true ]; then
+	RESULTS=${RESULTS:-sample-app/load-test/results-web-jetty}
+	IMAGES=${IMAGES:-docs/images/load-test-web-jetty}
+	JAR=sample-app/target/poolpilot-sample-app-jetty-0.1.0-SNAPSHOT.jar
+	BUILD_PROFILES=(-Pjetty)
+	SERVER=jetty
+fi
 if [ "$WEB_SERVER" = true ]; then
 	RESULTS=${RESULTS:-sample-app/load-test/results-web}
 	IMAGES=${IMAGES:-docs/images/load-test-web}
 	# Both sides call talk-blocking; the baseline is the sample on its defaults, where the
-	# request threads are Tomcat's own, whose queue no meter shows.
+	# request threads are the server's own, whose queue no meter shows.
 	BASELINE_GATLING_ARGS=(-DtalkPath=/api/talk-blocking)
 	BASELINE_EXECUTOR=
 	POOLPILOT_ARGS=(--spring.profiles.active=blocking)
@@ -90,7 +110,6 @@ RESULTS=${RESULTS:-sample-app/load-test/results}
 IMAGES=${IMAGES:-docs/images/load-test}
 # Gatling's request timeout, set in src/test/resources/gatling.conf.
 TIMEOUT_SECONDS=20
-JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
 case "$RESULTS" in /*) ;; *) RESULTS="$ROOT/$RESULTS" ;; esac
 case "$IMAGES" in /*) ;; *) IMAGES="$ROOT/$IMAGES" ;; esac
 
@@ -124,7 +143,7 @@ machine_ticks() {
 }
 
 echo "Building the sample, the plots and the simulation..."
-./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests
+./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests ${BUILD_PROFILES[@]+"${BUILD_PROFILES[@]}"}
 ./mvnw -q -B -f sample-app/load-test/pom.xml test-compile
 
 if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
@@ -139,6 +158,7 @@ MACHINE="$RESULTS/machine.txt"
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "run: $([ "$KNEE" = true ] && echo "knee (--knee)" || { [ "$WEB_SERVER" = true ] && echo "thread-per-request (--web-server)"; } || echo "overload")"
+	echo "server: $SERVER"
 	echo "cpus: $(nproc)"
 	echo "java: $(java -version 2>&1 | head -1)"
 } > "$MACHINE"

@@ -3,11 +3,13 @@ package io.github.poolpilot.webserver;
 import java.util.function.BooleanSupplier;
 
 /**
- * The {@code http} pool's sizes as {@link RequestPermits}, for a server on virtual
- * threads: the maximum size is the requests served at once, the live and active threads
- * are the permits in use (a virtual thread is not kept idle), the queue is the line of
- * requests waiting for a permit. The core size is kept and checked (core &le; max) so
- * that resizing reads as for any pool, without effect on virtual threads.
+ * The {@code http} pool's sizes as {@link RequestPermits}: the maximum size is the
+ * requests served at once, the active threads are the permits in use, the queue is the
+ * line of requests waiting for a permit. On virtual threads that is all there is: the
+ * live threads are the permits in use too (a virtual thread is not kept idle), and the
+ * core size is kept and checked (core &le; max) so that resizing reads as for any pool,
+ * without effect. A server whose platform threads run the requests sizes them around
+ * these (Jetty's).
  *
  * @author poolpilot authors
  */
