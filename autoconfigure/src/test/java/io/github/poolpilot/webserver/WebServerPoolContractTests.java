@@ -173,6 +173,25 @@ abstract class WebServerPoolContractTests {
 	}
 
 	@Test
+	void aRequestThatWaitedPastMaxQueueWaitIsRefusedWhenItsTurnComes() throws Exception {
+		ConfigurableApplicationContext context = start(2, 2, 4, "poolpilot.web-server.max-queue-wait=300ms");
+		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 2, 1);
+		// The queued request's wait must pass max-queue-wait before the running one ends.
+		await().pollDelay(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).until(() -> true);
+		WebServerPoolApplication.release.countDown();
+		assertThat(held.get(0).get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		assertThat(held.get(1).get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		HttpResponse<String> refused = held.get(2).get(20, TimeUnit.SECONDS);
+		assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+		assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isPositive();
+		assertThat(json.readTree(refused.body()).get("reason").asString()).isEqualTo("QUEUE_WAIT");
+		assertThat(http.getRecorder().taskCounts().rejected()).isEqualTo(1);
+		assertThat(http.getExecutor().getActiveCount()).isZero();
+	}
+
+	@Test
 	void aGracefulShutdownAnswersEveryRunningAndQueuedRequest() throws Exception {
 		ConfigurableApplicationContext context = start(2, 2, 10, "server.shutdown=graceful");
 		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
