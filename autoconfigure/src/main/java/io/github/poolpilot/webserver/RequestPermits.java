@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,15 +13,20 @@ import org.jspecify.annotations.Nullable;
  * requests waiting for one of them: what the pool is on a server whose threads do not
  * queue requests themselves (Jetty, whose threads read and run requests alike, and any
  * server on virtual threads). A request either gets a permit at once, waits in line, or
- * is refused because the line is full; a released permit goes to the first in line, whose
- * start the caller of {@link #release} does not wait for.
+ * is refused because the line is full; a released permit goes to the first in line.
  * <p>
- * As in {@code ThreadPoolExecutor}, nobody waits while a permit is free: a request waits
- * only when every permit is taken, and a grown limit starts those waiting at once.
+ * As in Tomcat's executor, nobody waits while a permit is free: a request waits only when
+ * every permit is taken, and a grown limit starts those waiting at once. A waiting
+ * request's start runs on the thread that released the permit or changed the limit (the
+ * pool's resize door, under the budget's lock), so it only hands the request to the
+ * server's threads: it must not block. A start that throws is logged and its permit goes
+ * to the next in line, so that no permit is lost.
  *
  * @author poolpilot authors
  */
 public final class RequestPermits {
+
+	private static final Log logger = LogFactory.getLog(RequestPermits.class);
 
 	private final int capacity;
 
@@ -92,8 +99,8 @@ public final class RequestPermits {
 			this.inUse--;
 			next = next();
 		}
-		if (next != null) {
-			next.run();
+		if (next != null && !started(next)) {
+			release();
 		}
 	}
 
@@ -110,7 +117,29 @@ public final class RequestPermits {
 				started.add(next);
 			}
 		}
-		started.forEach(Runnable::run);
+		int failed = 0;
+		for (Runnable start : started) {
+			failed += started(start) ? 0 : 1;
+		}
+		// Given back once every start ran, so that those in line start in their order.
+		for (int i = 0; i < failed; i++) {
+			release();
+		}
+	}
+
+	/**
+	 * Run a waiting request's start. One that throws is logged, not thrown: the thread
+	 * running it released a permit or resized the pool, which must finish.
+	 */
+	private boolean started(Runnable start) {
+		try {
+			start.run();
+			return true;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A request waiting for the http pool could not be started; its permit goes to the next", ex);
+			return false;
+		}
 	}
 
 	private @Nullable Runnable next() {
@@ -143,14 +172,6 @@ public final class RequestPermits {
 	 */
 	public synchronized int getWaiting() {
 		return this.waiting.size();
-	}
-
-	/**
-	 * Return how many requests may wait for a permit.
-	 * @return the line's capacity
-	 */
-	public int getCapacity() {
-		return this.capacity;
 	}
 
 }

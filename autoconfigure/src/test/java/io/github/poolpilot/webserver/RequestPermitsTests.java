@@ -3,7 +3,10 @@ package io.github.poolpilot.webserver;
 import java.util.ArrayList;
 import java.util.List;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import io.github.poolpilot.webserver.RequestPermits.Admission;
 
@@ -64,7 +67,7 @@ class RequestPermitsTests {
 		permits.admit(start("b"));
 		permits.admit(start("c"));
 		permits.admit(start("d"));
-		permits.setLimit(3);
+		quietly(() -> permits.setLimit(3));
 		assertThat(this.started).containsExactly("b", "c");
 		assertThat(permits.getInUse()).isEqualTo(3);
 		assertThat(permits.getWaiting()).isEqualTo(1);
@@ -89,6 +92,35 @@ class RequestPermitsTests {
 	}
 
 	@Test
+	void aStartThatThrowsGivesItsPermitToTheNextInLine() {
+		RequestPermits permits = new RequestPermits(1, 5);
+		permits.admit(start("a"));
+		permits.admit(() -> {
+			throw new IllegalStateException("the server's threads take no more jobs");
+		});
+		permits.admit(start("c"));
+		quietly(permits::release);
+		assertThat(this.started).containsExactly("c");
+		assertThat(permits.getInUse()).isEqualTo(1);
+		assertThat(permits.getWaiting()).isZero();
+	}
+
+	@Test
+	void aGrownLimitStartsEveryoneItCanEvenWhenOneStartThrows() {
+		RequestPermits permits = new RequestPermits(1, 5);
+		permits.admit(start("a"));
+		permits.admit(() -> {
+			throw new IllegalStateException("the server's threads take no more jobs");
+		});
+		permits.admit(start("c"));
+		permits.admit(start("d"));
+		quietly(() -> permits.setLimit(3));
+		assertThat(this.started).containsExactly("c", "d");
+		assertThat(permits.getInUse()).isEqualTo(3);
+		assertThat(permits.getWaiting()).isZero();
+	}
+
+	@Test
 	void aRequestStartedOnReleaseIsStartedOutsideTheLock() throws InterruptedException {
 		RequestPermits permits = new RequestPermits(1, 5);
 		permits.admit(start("a"));
@@ -107,6 +139,21 @@ class RequestPermitsTests {
 		});
 		permits.release();
 		assertThat(seenInUse).containsExactly(1);
+	}
+
+	/**
+	 * Run without the warning each failed start logs, which these tests provoke.
+	 */
+	private static void quietly(Runnable action) {
+		Logger logger = (Logger) LoggerFactory.getLogger(RequestPermits.class);
+		Level level = logger.getLevel();
+		logger.setLevel(Level.ERROR);
+		try {
+			action.run();
+		}
+		finally {
+			logger.setLevel(level);
+		}
 	}
 
 	private Runnable start(String name) {

@@ -48,8 +48,7 @@ public class HttpPoolHandler extends Handler.Wrapper {
 			answer(() -> HttpRefusal.runRefused(serve, ex), request, response, callback);
 			return true;
 		}
-		switch (this.permits
-			.admit(() -> request.getContext().execute(() -> serveWithPermit(task, request, response, callback)))) {
+		switch (this.permits.admit(() -> resume(task, serve, request, response, callback))) {
 			case SERVE -> serveWithPermit(task, request, response, callback);
 			case WAIT -> {
 				// Resumed by the release of a permit, on a thread of Jetty's.
@@ -60,6 +59,22 @@ public class HttpPoolHandler extends Handler.Wrapper {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Hand a request that waited for its permit to one of Jetty's threads, or, when
+	 * Jetty's threads take no more jobs (a bounded job queue that is full, or a server
+	 * stopping), give the permit back and answer the refusal on this thread.
+	 */
+	private void resume(Runnable task, Runnable serve, Request request, Response response, Callback callback) {
+		try {
+			request.getContext().execute(() -> serveWithPermit(task, request, response, callback));
+		}
+		catch (RuntimeException ex) {
+			this.permits.release();
+			PoolRejectedException rejection = this.http.refused(task);
+			answer(() -> HttpRefusal.runRefused(serve, rejection), request, response, callback);
+		}
 	}
 
 	private void serveWithPermit(Runnable task, Request request, Response response, Callback callback) {

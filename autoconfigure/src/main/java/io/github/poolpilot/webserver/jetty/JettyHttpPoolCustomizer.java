@@ -1,6 +1,7 @@
 package io.github.poolpilot.webserver.jetty;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -71,7 +72,7 @@ public class JettyHttpPoolCustomizer implements WebServerFactoryCustomizer<Jetty
 		if (pool instanceof QueuedThreadPool queued) {
 			queued.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, this.keepAlive.toMillis()));
 		}
-		ServerThreads threads = threads(pool, permits, connectorThreads(server));
+		ServerThreads threads = threads(pool, permits, connectorThreads(server), () -> isShuttingDown(server));
 		if (threads == null) {
 			logger.warn("poolpilot.web-server.enabled is true but Jetty runs on a " + pool.getClass().getName()
 					+ ", which poolpilot cannot size: the http pool stays empty");
@@ -83,9 +84,25 @@ public class JettyHttpPoolCustomizer implements WebServerFactoryCustomizer<Jetty
 		this.http.attach(threads);
 	}
 
-	private static @Nullable ServerThreads threads(ThreadPool pool, RequestPermits permits, int connectorThreads) {
-		PermitThreads permitThreads = new PermitThreads(permits,
-				() -> pool instanceof LifeCycle lifeCycle && lifeCycle.isStopping());
+	/**
+	 * Whether the server no longer takes requests: it stops, or its connectors were shut
+	 * down for a graceful shutdown.
+	 */
+	private static boolean isShuttingDown(Server server) {
+		if (server.isStopping()) {
+			return true;
+		}
+		for (Connector connector : server.getConnectors()) {
+			if (connector.isShutdown()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static @Nullable ServerThreads threads(ThreadPool pool, RequestPermits permits, int connectorThreads,
+			BooleanSupplier shuttingDown) {
+		PermitThreads permitThreads = new PermitThreads(permits, shuttingDown);
 		if (pool instanceof VirtualThreadPool virtual) {
 			// The pool's permits are the limit: no second one under them.
 			virtual.setMaxConcurrentTasks(0);

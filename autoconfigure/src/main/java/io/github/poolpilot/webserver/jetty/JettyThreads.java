@@ -9,10 +9,10 @@ import io.github.poolpilot.webserver.ServerThreads;
  * Jetty's requests on its own platform threads: the requests served at once are the
  * {@code http} pool's permits, and Jetty's thread pool is sized around them through its
  * own setters, so that Spring Boot's {@code jetty.threads.*} meters read the live values.
- * Jetty runs its connectors (acceptors, selectors) and its reserved threads, which read
- * new requests while every permit is taken, on the same pool: those threads are added to
- * the pool's sizes and left out of its live threads, as Tomcat's acceptor and poller
- * threads are outside its executor.
+ * Jetty runs its connectors (acceptors, selectors), its reserved threads and the threads
+ * that read new requests while every permit is taken on the same pool: those are Jetty's
+ * own threads, added to the pool's sizes and left out of its live threads, as Tomcat's
+ * acceptor and poller threads are outside its executor.
  *
  * @author poolpilot authors
  */
@@ -22,19 +22,18 @@ final class JettyThreads implements ServerThreads {
 
 	private final SizedThreadPool threads;
 
-	private final int connectorThreads;
+	private final int ownThreads;
 
 	/**
 	 * Create the sizes.
 	 * @param permits the requests served at once
 	 * @param threads Jetty's thread pool
-	 * @param connectorThreads the threads Jetty's connectors and reserved threads lease
-	 * from it
+	 * @param ownThreads Jetty's own threads in it, beyond the permits
 	 */
-	JettyThreads(PermitThreads permits, SizedThreadPool threads, int connectorThreads) {
+	JettyThreads(PermitThreads permits, SizedThreadPool threads, int ownThreads) {
 		this.permits = permits;
 		this.threads = threads;
-		this.connectorThreads = connectorThreads;
+		this.ownThreads = ownThreads;
 	}
 
 	@Override
@@ -49,7 +48,8 @@ final class JettyThreads implements ServerThreads {
 
 	@Override
 	public int getPoolSize() {
-		return Math.max(0, this.threads.getThreads() - this.connectorThreads);
+		// Jetty's own threads are counted as configured, whether started yet or not.
+		return Math.max(this.permits.getActiveCount(), this.threads.getThreads() - this.ownThreads);
 	}
 
 	@Override
@@ -68,21 +68,21 @@ final class JettyThreads implements ServerThreads {
 	}
 
 	@Override
-	public void setCorePoolSize(int corePoolSize) {
+	public synchronized void setCorePoolSize(int corePoolSize) {
 		this.permits.setCorePoolSize(corePoolSize);
-		this.threads.setMinThreads(corePoolSize + this.connectorThreads);
+		this.threads.setMinThreads(corePoolSize + this.ownThreads);
 	}
 
 	@Override
-	public void setMaximumPoolSize(int maxPoolSize) {
+	public synchronized void setMaximumPoolSize(int maxPoolSize) {
 		// Threads before permits when growing, permits before threads when shrinking.
 		if (maxPoolSize > this.permits.getMaximumPoolSize()) {
-			this.threads.setMaxThreads(maxPoolSize + this.connectorThreads);
+			this.threads.setMaxThreads(maxPoolSize + this.ownThreads);
 			this.permits.setMaximumPoolSize(maxPoolSize);
 		}
 		else {
 			this.permits.setMaximumPoolSize(maxPoolSize);
-			this.threads.setMaxThreads(maxPoolSize + this.connectorThreads);
+			this.threads.setMaxThreads(maxPoolSize + this.ownThreads);
 		}
 	}
 

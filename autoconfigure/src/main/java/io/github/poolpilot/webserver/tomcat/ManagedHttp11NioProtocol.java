@@ -52,11 +52,11 @@ public class ManagedHttp11NioProtocol extends Http11NioProtocol {
 		if (getExecutor() instanceof VirtualThreadExecutor virtual) {
 			RequestPermits permits = new RequestPermits(0, http.getQueueCapacity());
 			this.endpoint.permitVirtualThreads(virtual, permits);
-			http.attach(new PermitThreads(permits, virtual::isShutdown));
+			http.attach(new PermitThreads(permits, () -> this.endpoint.isPausedForShutdown() || virtual.isShutdown()));
 			return;
 		}
 		setMaxQueueSize(http.getQueueCapacity());
-		http.attach(new TomcatThreads(this));
+		http.attach(new TomcatThreads(this, this.endpoint::isPausedForShutdown));
 	}
 
 }

@@ -68,6 +68,15 @@ class ManagedNioEndpoint extends NioEndpoint {
 	}
 
 	/**
+	 * Return whether the connector was paused for a graceful shutdown (whatever thread
+	 * asks).
+	 * @return whether it was paused
+	 */
+	boolean isPausedForShutdown() {
+		return super.isPaused();
+	}
+
+	/**
 	 * A thread serving a request handed to the pool before the pause sees the endpoint
 	 * running, so that the request is answered; every other thread sees it paused.
 	 */

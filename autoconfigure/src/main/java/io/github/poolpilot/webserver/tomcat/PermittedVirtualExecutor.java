@@ -35,9 +35,10 @@ final class PermittedVirtualExecutor implements HttpExecutor {
 		if (task == null) {
 			return;
 		}
-		switch (this.permits.admit(() -> start(task))) {
+		switch (this.permits.admit(() -> startWaiting(task))) {
 			case SERVE -> {
 				if (!start(task)) {
+					this.handOver.http().refused(task);
 					throw new RejectedExecutionException("Tomcat's virtual threads are shut down");
 				}
 			}
@@ -45,6 +46,16 @@ final class PermittedVirtualExecutor implements HttpExecutor {
 				// Started by the release of a permit.
 			}
 			case REFUSE -> this.handOver.refuse(command, task);
+		}
+	}
+
+	/**
+	 * Start a request that waited for its permit; when the virtual threads are shut down
+	 * it is counted as refused, and Tomcat closes its connection as it stops.
+	 */
+	private void startWaiting(Runnable task) {
+		if (!start(task)) {
+			this.handOver.http().refused(task);
 		}
 	}
 

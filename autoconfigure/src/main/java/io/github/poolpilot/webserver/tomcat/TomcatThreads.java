@@ -1,6 +1,7 @@
 package io.github.poolpilot.webserver.tomcat;
 
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 import org.apache.coyote.AbstractProtocol;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
@@ -21,8 +22,11 @@ final class TomcatThreads implements ServerThreads {
 
 	private final AbstractProtocol<?> protocol;
 
-	TomcatThreads(AbstractProtocol<?> protocol) {
+	private final BooleanSupplier paused;
+
+	TomcatThreads(AbstractProtocol<?> protocol, BooleanSupplier paused) {
 		this.protocol = protocol;
+		this.paused = paused;
 	}
 
 	@Override
@@ -56,7 +60,7 @@ final class TomcatThreads implements ServerThreads {
 	@Override
 	public boolean isShutdown() {
 		ThreadPoolExecutor executor = executor();
-		return executor != null && executor.isShutdown();
+		return this.paused.getAsBoolean() || (executor != null && executor.isShutdown());
 	}
 
 	@Override
