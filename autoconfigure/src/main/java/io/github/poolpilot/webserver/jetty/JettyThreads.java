@@ -68,13 +68,13 @@ final class JettyThreads implements ServerThreads {
 	}
 
 	@Override
-	public synchronized void setCorePoolSize(int corePoolSize) {
+	public void setCorePoolSize(int corePoolSize) {
 		this.permits.setCorePoolSize(corePoolSize);
 		this.threads.setMinThreads(corePoolSize + this.ownThreads);
 	}
 
 	@Override
-	public synchronized void setMaximumPoolSize(int maxPoolSize) {
+	public void setMaximumPoolSize(int maxPoolSize) {
 		// Threads before permits when growing, permits before threads when shrinking.
 		if (maxPoolSize > this.permits.getMaximumPoolSize()) {
 			this.threads.setMaxThreads(maxPoolSize + this.ownThreads);
