@@ -1,5 +1,8 @@
 package io.github.poolpilot;
 
+import java.util.List;
+import java.util.stream.IntStream;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -7,6 +10,9 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures;
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.budget.BudgetAllocator;
+import io.github.poolpilot.budget.BudgetSizing;
+import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.ManagedPool.SizeControl;
 
@@ -17,7 +23,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The rooms of poolpilot and the doors between them, checked on the compiled classes: the
  * plain-Java rooms (the {@code poolpilot-core} module) import no Spring and no library
  * they do not need, no room depends on another in a cycle, each core room depends only on
- * those below it, and sizes are set only through a pool's one door.
+ * those below it, the budget's arithmetic stays in its room, and sizes are set only
+ * through a pool's one door.
  *
  * @author poolpilot authors
  */
@@ -116,6 +123,34 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.apache.catalina..", "org.apache.coyote..", "org.apache.tomcat..",
 					"io.github.poolpilot.webserver.tomcat..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void theBudgetsArithmeticLivesInTheBudgetRoom() {
+		noClasses().that()
+			.resideOutsideOfPackages("io.github.poolpilot.budget..", "io.github.poolpilot.cluster..")
+			.should()
+			.callMethod(BudgetAllocator.class, "allocate", List.class, int.class)
+			.orShould()
+			.callMethod(BudgetSizing.class, "share", int.class, int.class, int.class)
+			.orShould()
+			.callMethod(BudgetSizing.class, "maxThreads", Integer.class, IntStream.class)
+			.because("shares, floors, what a pool may have now and how threads are counted have one owner, "
+					+ "the budget room; the cluster's leases reuse its water-filling")
+			.check(CLASSES);
+		noClasses().that()
+			.resideOutsideOfPackages("io.github.poolpilot.budget..", "io.github.poolpilot.actuate..",
+					"io.github.poolpilot.metrics..", "io.github.poolpilot.ui..")
+			.should()
+			.callMethod(ThreadBudget.class, "maxThreads")
+			.orShould()
+			.callMethod(ThreadBudget.class, "getConfiguredMaxThreads")
+			.orShould()
+			.callMethod(ThreadBudget.class, "allocatedThreads")
+			.orShould()
+			.callMethod(ThreadBudget.class, "liveThreads")
+			.because("outside the budget room its figures are shown, never computed with")
 			.check(CLASSES);
 	}
 

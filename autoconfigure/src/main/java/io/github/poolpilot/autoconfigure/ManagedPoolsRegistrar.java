@@ -2,7 +2,6 @@ package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Measurement;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.BudgetSizing;
+import io.github.poolpilot.budget.BudgetSizing.Planned;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
@@ -95,18 +95,14 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	}
 
 	/**
-	 * Start each pool at its weighted share of the budget, within its bounds.
+	 * The size each pool starts at, as the budget decides it.
 	 */
 	static Map<String, Integer> initialSizes(PoolpilotProperties properties) {
-		int budget = ThreadBudget.maxThreads(properties.getBudget().getMaxThreads(),
-				properties.getPools().values().stream().mapToInt(Pool::getMaxThreads));
-		int totalWeight = properties.getPools().values().stream().mapToInt(Pool::getWeight).sum();
-		Map<String, Integer> sizes = new LinkedHashMap<>();
-		properties.getPools().forEach((name, pool) -> {
-			int share = ThreadBudget.share(budget, pool.getWeight(), totalWeight);
-			sizes.put(name, new PoolBounds(pool.getMinThreads(), pool.getMaxThreads()).clamp(share));
-		});
-		return sizes;
+		List<Planned> pools = new ArrayList<>();
+		properties.getPools()
+			.forEach((name, pool) -> pools
+				.add(new Planned(name, pool.getMinThreads(), pool.getMaxThreads(), pool.getWeight())));
+		return BudgetSizing.initialSizes(properties.getBudget().getMaxThreads(), pools);
 	}
 
 	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize,

@@ -96,7 +96,7 @@ public final class PoolpilotAutoConfiguration {
 			if (fit.shortBy() > 0) {
 				throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads",
 						properties.getBudget().getMaxThreads(),
-						"must be at least " + (registry.budget().maxThreads() + fit.shortBy())
+						"must be at least " + fit.neededMaxThreads()
 								+ " to give every managed pool, the application's own executors included, its "
 								+ "min-threads (" + minimums(registry) + "; or exclude executors with "
 								+ "poolpilot.exclude)");

@@ -1,14 +1,16 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.StringJoiner;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
+import io.github.poolpilot.budget.BudgetSizing;
+import io.github.poolpilot.budget.BudgetSizing.FloorsOverBudget;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 
@@ -26,24 +28,21 @@ final class PoolpilotPropertiesValidator {
 	}
 
 	static void validate(PoolpilotProperties properties) {
-		int minThreadsSum = 0;
-		StringJoiner terms = new StringJoiner(" + ");
+		Map<String, Integer> floors = new LinkedHashMap<>();
 		for (Map.Entry<String, Pool> entry : properties.getPools().entrySet()) {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
-			minThreadsSum += entry.getValue().getMinThreads();
-			terms.add(entry.getKey() + " " + entry.getValue().getMinThreads());
+			floors.put(entry.getKey(), entry.getValue().getMinThreads());
 		}
 		WebServer webServer = properties.getWebServer();
 		if (webServer.isEnabled()) {
 			validateWebServer(webServer);
-			minThreadsSum += webServer.getMinThreads();
-			terms.add("http " + webServer.getMinThreads());
+			floors.put("http", webServer.getMinThreads());
 		}
-		Integer budget = properties.getBudget().getMaxThreads();
-		if (budget != null && budget < Math.max(1, minThreadsSum)) {
-			throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads", budget,
-					"must be at least 1 and at least the sum of the pools' min-threads (" + minThreadsSum
-							+ ((minThreadsSum > 0) ? ": " + terms : "") + ")");
+		FloorsOverBudget overBudget = BudgetSizing.checkFloors(properties.getBudget().getMaxThreads(), floors);
+		if (overBudget != null) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.budget.max-threads", overBudget.maxThreads(),
+					"must be at least 1 and at least the sum of the pools' min-threads (" + overBudget.minThreads()
+							+ (floors.isEmpty() ? "" : ": " + overBudget.terms()) + ")");
 		}
 		if (properties.getExistingExecutors().getQueueCapacity() < 1) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.queue-capacity",

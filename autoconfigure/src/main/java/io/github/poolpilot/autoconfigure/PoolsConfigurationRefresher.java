@@ -1,9 +1,6 @@
 package io.github.poolpilot.autoconfigure;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -12,6 +9,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.budget.ThreadBudget.Overrun;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -103,40 +101,28 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 
 	private void apply(PoolpilotProperties properties, Map<String, Pool> settingsByPool) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
-		int allocated = 0;
+		Map<ManagedPool, Integer> maxPoolSizes = new LinkedHashMap<>();
 		for (ManagedPool pool : this.registry.pools()) {
 			Pool settings = settingsByPool.get(pool.getName());
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
-			allocated += pool.sizesWithin(newBounds)[1];
+			maxPoolSizes.put(pool, pool.sizesWithin(newBounds)[1]);
 		}
-		Integer budget = properties.getBudget().getMaxThreads();
-		if (budget != null && allocated > budget) {
+		Overrun overrun = this.registry.budget()
+			.reconfigure(properties.getBudget().getMaxThreads(), maxPoolSizes, (pool) -> {
+				pool.setBounds(bounds.get(pool));
+				Pool settings = settingsByPool.get(pool.getName());
+				if (settings != null) {
+					pool.setWeight(settings.getWeight());
+				}
+			});
+		if (overrun != null) {
 			logger.error("Refused the new poolpilot configuration and kept the current one: "
-					+ "'poolpilot.budget.max-threads' is " + budget + " but the pools' new bounds let them grow to "
-					+ allocated + " threads; lower the pools' sizes or max-threads first");
+					+ "'poolpilot.budget.max-threads' is " + overrun.maxThreads()
+					+ " but the pools' new bounds let them grow to " + overrun.threads()
+					+ " threads; lower the pools' sizes or max-threads first");
 			return;
-		}
-		// A larger budget first and a smaller one last, the pools that shrink before
-		// those
-		// that grow: every step stays within the budget of its moment.
-		Integer current = this.registry.budget().getConfiguredMaxThreads();
-		boolean larger = budget == null || (current != null && budget >= current);
-		if (larger) {
-			this.registry.budget().setMaxThreads(budget);
-		}
-		List<ManagedPool> byGrowth = new ArrayList<>(bounds.keySet());
-		byGrowth.sort(Comparator.comparingInt((pool) -> pool.sizesWithin(bounds.get(pool))[1] - pool.maxPoolSize()));
-		for (ManagedPool pool : byGrowth) {
-			pool.setBounds(bounds.get(pool));
-			Pool settings = settingsByPool.get(pool.getName());
-			if (settings != null) {
-				pool.setWeight(settings.getWeight());
-			}
-		}
-		if (!larger) {
-			this.registry.budget().setMaxThreads(budget);
 		}
 		this.tuner.setEnabled(properties.getTuning().isEnabled());
 		logger.info("Applied the new poolpilot configuration to " + bounds.size() + " pools");

@@ -42,7 +42,7 @@ public final class BudgetAllocator {
 		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
 		List<Share> shares = new ArrayList<>();
 		for (Demand demand : demands) {
-			int guaranteed = Math.max(demand.minThreads(), ThreadBudget.share(budget, demand.weight(), totalWeight));
+			int guaranteed = Math.max(demand.minThreads(), BudgetSizing.share(budget, demand.weight(), totalWeight));
 			int wanted = Math.max(demand.minThreads(), Math.min(demand.maxThreads(), demand.threads()));
 			int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
 			int needed = Math.max(demand.minThreads(), Math.min(cap, demand.needed()));

@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,8 +17,10 @@ import io.github.poolpilot.budget.BudgetAllocator.Demand;
  * one owner of its rules. Every size change of every pool passes its check under its one
  * lock ({@link #change}), so that two changes to different pools cannot together pass the
  * budget; a pool may always shrink. It also says what share each pool is guaranteed
- * ({@link #share}), shares the budget among the pools' demands ({@link #allocate}) and
- * brings pools that joined late within it ({@link #fit}).
+ * ({@link BudgetSizing#share}), shares the budget among the pools' demands and says what
+ * each may have now ({@link #threadsNow}), applies a new configuration in an order that
+ * stays within it ({@link #reconfigure}) and brings pools that joined late within it
+ * ({@link #fit}). Nothing outside this package computes with the budget.
  * <p>
  * Without a configured maximum the budget is the sum of the pools' max-threads: no limit
  * beyond each pool's own.
@@ -54,26 +56,12 @@ public final class ThreadBudget {
 	}
 
 	/**
-	 * Return a budget's maximum: the configured one, else the sum of the pools'
-	 * max-threads.
-	 * @param configured the configured maximum, or {@code null}
-	 * @param poolsMaxThreads each pool's max-threads
-	 * @return the maximum, at least 1
+	 * Return how many threads a pool holds against the budget: its maximum size, or its
+	 * live threads while more than that are still finishing their tasks after it shrank.
+	 * The one way the budget counts a pool's threads.
 	 */
-	public static int maxThreads(@Nullable Integer configured, IntStream poolsMaxThreads) {
-		return (configured != null) ? configured : Math.max(1, poolsMaxThreads.sum());
-	}
-
-	/**
-	 * Return the share of a budget a pool is guaranteed by its weight: weight / Σ weights
-	 * of it, rounded down.
-	 * @param budget the budget's maximum
-	 * @param weight the pool's weight
-	 * @param totalWeight the sum of every pool's weight
-	 * @return the pool's share in threads
-	 */
-	public static int share(int budget, int weight, int totalWeight) {
-		return (int) ((long) budget * weight / totalWeight);
+	static int holds(int maxPoolSize, int liveThreads) {
+		return Math.max(maxPoolSize, liveThreads);
 	}
 
 	/**
@@ -102,7 +90,7 @@ public final class ThreadBudget {
 	 * @return the budget's maximum
 	 */
 	public int maxThreads() {
-		return maxThreads(this.maxThreads, this.members.get().stream().mapToInt(BudgetMember::maxThreads));
+		return BudgetSizing.maxThreads(this.maxThreads, this.members.get().stream().mapToInt(BudgetMember::maxThreads));
 	}
 
 	/**
@@ -164,7 +152,7 @@ public final class ThreadBudget {
 		int others = 0;
 		for (BudgetMember other : this.members.get()) {
 			if (other != member) {
-				others += Math.max(other.maxPoolSize(), other.liveThreads());
+				others += holds(other.maxPoolSize(), other.liveThreads());
 			}
 		}
 		return (others + maxPoolSize > budget) ? new Overrun(others + maxPoolSize, budget, Math.max(0, budget - others))
@@ -178,6 +166,52 @@ public final class ThreadBudget {
 	 */
 	public Map<String, Integer> allocate(List<Demand> demands) {
 		return BudgetAllocator.allocate(demands, maxThreads());
+	}
+
+	/**
+	 * Share the budget among what the pools ask for, and return what each may have now:
+	 * threads a pool gives back count until they ended, so a growing pool gets only what
+	 * the others' live threads leave, up to its allocation.
+	 * @param demands what each pool asks for
+	 * @param pools each pool's size and live threads now, in the order of the demands
+	 * @return the threads each pool may have now, by pool name, in the order given
+	 */
+	public Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools) {
+		int maxThreads = maxThreads();
+		return Handover.threads(pools, BudgetAllocator.allocate(demands, maxThreads), maxThreads);
+	}
+
+	/**
+	 * Apply a new maximum and new pool settings all together or not at all, in an order
+	 * in which every step stays within the budget of its moment: a larger maximum first
+	 * and a smaller one last, the pools that shrink before those that grow. Call it
+	 * within {@link #change}.
+	 * @param maxThreads the new maximum, or {@code null} for no limit beyond each pool's
+	 * own max-threads
+	 * @param maxPoolSizes every pool's maximum size once its new settings apply
+	 * @param apply applies one pool's new settings
+	 * @return what the new settings would break, nothing being applied then, or
+	 * {@code null} once they are applied
+	 */
+	public <M extends BudgetMember> @Nullable Overrun reconfigure(@Nullable Integer maxThreads,
+			Map<M, Integer> maxPoolSizes, Consumer<M> apply) {
+		checkMaxThreads(maxThreads);
+		int allocated = maxPoolSizes.values().stream().mapToInt(Integer::intValue).sum();
+		if (maxThreads != null && allocated > maxThreads) {
+			return new Overrun(allocated, maxThreads, maxThreads);
+		}
+		Integer current = this.maxThreads;
+		boolean larger = maxThreads == null || (current != null && maxThreads >= current);
+		if (larger) {
+			setMaxThreads(maxThreads);
+		}
+		List<M> byGrowth = new ArrayList<>(maxPoolSizes.keySet());
+		byGrowth.sort(Comparator.comparingInt((member) -> maxPoolSizes.get(member) - member.maxPoolSize()));
+		byGrowth.forEach(apply);
+		if (!larger) {
+			setMaxThreads(maxThreads);
+		}
+		return null;
 	}
 
 	/**
@@ -214,7 +248,8 @@ public final class ThreadBudget {
 				}
 			}
 		});
-		return new Fit(cuts, Math.max(0, excess[0]));
+		int shortBy = Math.max(0, excess[0]);
+		return new Fit(cuts, shortBy, maxThreads() + shortBy);
 	}
 
 	/**
@@ -226,6 +261,18 @@ public final class ThreadBudget {
 	 */
 	public record Overrun(int threads, int maxThreads, int allowed) {
 
+		/**
+		 * Say why a pool may not grow to a maximum size.
+		 * @param pool the pool's name
+		 * @param maxPoolSize the maximum size it asked for
+		 * @return the sentence
+		 */
+		public String describe(String pool, int maxPoolSize) {
+			return "maxPoolSize " + maxPoolSize + " of pool '" + pool + "' would bring the pools' threads to "
+					+ this.threads + ", over the budget of " + this.maxThreads + " threads (allowed: at most "
+					+ this.allowed + ")";
+		}
+
 	}
 
 	/**
@@ -234,8 +281,22 @@ public final class ThreadBudget {
 	 * @param cuts the pools that were shrunk
 	 * @param shortBy how many threads the budget is still short by: 0 when everything
 	 * fits
+	 * @param neededMaxThreads the smallest budget that gives every pool its min-threads
+	 * and keeps what the others may grow to
 	 */
-	public record Fit(List<Cut> cuts, int shortBy) {
+	public record Fit(List<Cut> cuts, int shortBy, int neededMaxThreads) {
+
+	}
+
+	/**
+	 * A pool's size and live threads, as the budget counts them when it shares itself.
+	 *
+	 * @param name the pool's name
+	 * @param size its maximum size
+	 * @param liveThreads its live threads, which may exceed its size for a while after it
+	 * shrank
+	 */
+	public record Held(String name, int size, int liveThreads) {
 
 	}
 

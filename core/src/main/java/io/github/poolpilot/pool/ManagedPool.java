@@ -301,10 +301,7 @@ public final class ManagedPool implements BudgetMember {
 	private void checkBudget(ThreadBudget budget, int maxPoolSize) {
 		Overrun overrun = budget.check(this, maxPoolSize);
 		if (overrun != null) {
-			throw new InvalidPoolSizeException("maxPoolSize",
-					"maxPoolSize " + maxPoolSize + " of pool '" + this.name + "' would bring the pools' threads to "
-							+ overrun.threads() + ", over the budget of " + overrun.maxThreads()
-							+ " threads (allowed: at most " + overrun.allowed() + ")");
+			throw new InvalidPoolSizeException("maxPoolSize", overrun.describe(this.name, maxPoolSize));
 		}
 	}
 

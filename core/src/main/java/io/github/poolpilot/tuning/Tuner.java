@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.ThreadBudget.Held;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
@@ -31,8 +32,8 @@ import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 /**
  * Sizes every pool in {@code auto} mode after each measurement window: each pool's
  * {@link PoolController} decides what it needs, the budget shares itself among those
- * needs ({@link ThreadBudget#allocate}), and each pool is resized to its share (core and
- * maximum alike) through its one door, all under the budget's lock. Pools in
+ * needs ({@link ThreadBudget#threadsNow}), and each pool is resized to its share (core
+ * and maximum alike) through its one door, all under the budget's lock. Pools in
  * {@code manual} or {@code off} mode keep their sizes and hold their threads against the
  * budget. A pool's live threads count against the budget until they are gone, so that a
  * pool grows into threads another pool gave back only once they ended. A failure in a
@@ -278,9 +279,8 @@ public class Tuner {
 					decision.needed(), decision.mayBorrow()));
 		}
 		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
-		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
-			.map((pool) -> new BudgetShares.Held(pool.name(), pool.size(), pool.liveThreads()))
-			.toList(), budget.allocate(demands), budget.maxThreads());
+		Map<String, Integer> threads = budget.threadsNow(demands,
+				pools.stream().map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads())).toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolState pool : pools) {
 			Decision decision = decisions.get(pool.name());
@@ -338,9 +338,8 @@ public class Tuner {
 					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), want.threads(), needed,
 					want.mayBorrow()));
 		}
-		Map<String, Integer> threads = BudgetShares.threads(pools.stream()
-			.map((pool) -> new BudgetShares.Held(pool.name(), pool.size(), pool.liveThreads()))
-			.toList(), budget.allocate(demands), budget.maxThreads());
+		Map<String, Integer> threads = budget.threadsNow(demands,
+				pools.stream().map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads())).toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolPulse pool : pools) {
 			Decision want = wants.get(pool.name());

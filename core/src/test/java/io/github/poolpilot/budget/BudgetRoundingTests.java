@@ -28,10 +28,10 @@ class BudgetRoundingTests {
 
 	@Test
 	void aShareIsTheBudgetTimesTheWeightOverTheTotalRoundedDown() {
-		assertThat(ThreadBudget.share(10, 2, 3)).isEqualTo(6);
-		assertThat(ThreadBudget.share(10, 1, 3)).isEqualTo(3);
-		assertThat(ThreadBudget.share(400, 6, 8)).isEqualTo(300);
-		assertThat(ThreadBudget.share(Integer.MAX_VALUE, 3, 4)).isEqualTo(1610612735);
+		assertThat(BudgetSizing.share(10, 2, 3)).isEqualTo(6);
+		assertThat(BudgetSizing.share(10, 1, 3)).isEqualTo(3);
+		assertThat(BudgetSizing.share(400, 6, 8)).isEqualTo(300);
+		assertThat(BudgetSizing.share(Integer.MAX_VALUE, 3, 4)).isEqualTo(1610612735);
 	}
 
 	@Test

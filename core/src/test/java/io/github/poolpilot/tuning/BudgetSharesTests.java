@@ -1,11 +1,7 @@
 package io.github.poolpilot.tuning;
 
-import java.util.List;
-import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
-import io.github.poolpilot.tuning.BudgetShares.Held;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
@@ -13,31 +9,11 @@ import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link BudgetShares}: an allocation turned into the threads each pool may
- * have now, and a decision as the budget lets it be carried out.
+ * Tests for {@link BudgetShares}: a decision as the budget lets it be carried out.
  *
  * @author poolpilot authors
  */
 class BudgetSharesTests {
-
-	@Test
-	void growingPoolsShareOnlyWhatTheThreadsStillRunningLeave() {
-		// 5 + 5 + 8 still running of 20: the first grower takes the 2 free, the second
-		// none, the pool that shrank keeps its size.
-		Map<String, Integer> threads = BudgetShares.threads(
-				List.of(new Held("first", 5, 5), new Held("second", 5, 5), new Held("finishing", 4, 8)),
-				Map.of("first", 8, "second", 8, "finishing", 4), 20);
-		assertThat(threads).containsExactly(Map.entry("first", 7), Map.entry("second", 5), Map.entry("finishing", 4));
-	}
-
-	@Test
-	void aSecondGrowingPoolTakesWhatTheFirstLeft() {
-		// 18 of 22 held: the first grower takes 3 of the 4 free, the second the last one.
-		Map<String, Integer> threads = BudgetShares.threads(
-				List.of(new Held("first", 5, 5), new Held("second", 5, 5), new Held("finishing", 4, 8)),
-				Map.of("first", 8, "second", 8, "finishing", 4), 22);
-		assertThat(threads).containsExactly(Map.entry("first", 8), Map.entry("second", 6), Map.entry("finishing", 4));
-	}
 
 	@Test
 	void aDecisionTheBudgetAllowsIsKeptAsItIs() {

@@ -62,7 +62,7 @@ class TunerSwitchesTests {
 
 	@Test
 	void theCutsThatFitThePoolsToTheBudgetAreTheirDecisions() {
-		this.tuner.record(new ThreadBudget.Fit(List.of(new Cut("talk", 50, 30, 40)), 0));
+		this.tuner.record(new ThreadBudget.Fit(List.of(new Cut("talk", 50, 30, 40)), 0, 40));
 		Decision decision = this.tuner.state("talk").getLastDecision();
 		assertThat(decision.action()).isEqualTo(Action.SHRINK);
 		assertThat(decision.from()).isEqualTo(50);
