@@ -2,19 +2,17 @@ package io.github.poolpilot.actuate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.Draw;
+import io.github.poolpilot.testsupport.Seeds;
 import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.SpringApplication;
@@ -28,9 +26,8 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Property-based test of the {@code threadpools} write operation: thousands of generated
- * bodies, valid and not, each answered 200, 400 or 404, and the pool's state changed only
- * on 200.
+ * The {@code threadpools} write operation on thousands of bodies drawn from seeds, valid
+ * and not, each answered 200, 400 or 404, and the pool's state changed only on 200.
  *
  * @author poolpilot authors
  */
@@ -42,7 +39,7 @@ class ThreadPoolsEndpointPropertyTests {
 
 	private static PoolRegistry registry;
 
-	@BeforeContainer
+	@BeforeAll
 	static void start() {
 		context = new SpringApplication(TestApplication.class).run("--server.port=0",
 				"--management.endpoints.web.exposure.include=threadpools",
@@ -55,14 +52,23 @@ class ThreadPoolsEndpointPropertyTests {
 		registry = context.getBean(PoolRegistry.class);
 	}
 
-	@AfterContainer
+	@AfterAll
 	static void stop() {
 		context.close();
 	}
 
-	@Property(tries = 2000)
-	void everyAnswerIs200Or400Or404AndOnlyA200ChangesState(@ForAll("pools") String pool,
-			@ForAll("bodies") String body) {
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void everyAnswerIs200Or400Or404AndOnlyA200ChangesState(long seed) {
+		Draw draw = new Draw(seed);
+		String pool = draw.oneOf("talk", "stop", "nope");
+		String body = body(draw);
+		Seeds.check(seed,
+				"./mvnw -pl autoconfigure test-compile surefire:test@default-test -Dtest=ThreadPoolsEndpointPropertyTests",
+				() -> postChangesStateOnlyOn200(pool, body));
+	}
+
+	private static void postChangesStateOnlyOn200(String pool, String body) {
 		List<Object> before = states();
 		int status = client.post()
 			.uri("/actuator/threadpools/" + pool)
@@ -74,7 +80,7 @@ class ThreadPoolsEndpointPropertyTests {
 			.toBodilessEntity()
 			.getStatusCode()
 			.value();
-		assertThat(status).as(body).isIn(200, 400, 404);
+		assertThat(status).as("%s to %s", body, pool).isIn(200, 400, 404);
 		if (status != 200) {
 			assertThat(states()).as(body).isEqualTo(before);
 		}
@@ -91,22 +97,30 @@ class ThreadPoolsEndpointPropertyTests {
 		return states;
 	}
 
-	@Provide
-	Arbitrary<String> pools() {
-		return Arbitraries.of("talk", "stop", "nope");
+	static LongStream seeds() {
+		return Seeds.first(2000);
 	}
 
-	@Provide
-	Arbitrary<String> bodies() {
-		Arbitrary<String> names = Arbitraries.of("corePoolSize", "maxPoolSize", "tuning", "corePoolSize", "maxPoolSize",
-				"other", "");
-		Arbitrary<String> values = Arbitraries.oneOf(Arbitraries.integers().between(-3, 14).map(String::valueOf),
-				Arbitraries.longs().map(String::valueOf), Arbitraries.doubles().map(String::valueOf),
-				Arbitraries.of("\"auto\"", "\"manual\"", "\"off\"", "\"5\"", "null", "true", "[]", "{}", "\"\""));
-		Arbitrary<String> field = Combinators.combine(names, values).as((name, value) -> "\"" + name + "\":" + value);
-		Arbitrary<String> object = field.list().ofMaxSize(4).map((fields) -> "{" + String.join(",", fields) + "}");
-		Arbitrary<String> malformed = Arbitraries.of("", "{", "[1]", "\"x\"", "{\"corePoolSize\":}", "null");
-		return Arbitraries.frequencyOf(Tuple.of(20, object), Tuple.of(1, malformed));
+	/**
+	 * A JSON object of up to four fields, one time in 21 a malformed body.
+	 */
+	private static String body(Draw draw) {
+		if (draw.chance(1.0 / 21)) {
+			return draw.oneOf("", "{", "[1]", "\"x\"", "{\"corePoolSize\":}", "null");
+		}
+		List<String> fields = draw.list(0, 4, (field) -> "\""
+				+ field.oneOf("corePoolSize", "maxPoolSize", "tuning", "corePoolSize", "maxPoolSize", "other", "")
+				+ "\":" + value(field));
+		return "{" + String.join(",", fields) + "}";
+	}
+
+	private static String value(Draw draw) {
+		return switch (draw.between(0, 3)) {
+			case 0 -> String.valueOf(draw.anyLong());
+			case 1 -> String.valueOf(draw.anyDouble());
+			case 2 -> draw.oneOf("\"auto\"", "\"manual\"", "\"off\"", "\"5\"", "null", "true", "[]", "{}", "\"\"");
+			default -> String.valueOf(draw.between(-3, 14));
+		};
 	}
 
 	@SpringBootConfiguration

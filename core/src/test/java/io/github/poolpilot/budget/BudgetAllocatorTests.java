@@ -4,16 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.stream.LongStream;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.poolpilot.budget.BudgetAllocator.Demand;
+import io.github.poolpilot.testsupport.Draw;
+import io.github.poolpilot.testsupport.Seeds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -70,13 +69,24 @@ class BudgetAllocatorTests {
 			.withMessage("The pools' min-threads add up to 50, more than the budget of 40");
 	}
 
-	@Property(tries = 3000)
-	void allocationsRespectTheBudgetTheBoundsAndTheWeights(@ForAll("demands") List<Demand> demands,
-			@ForAll @IntRange(min = 0, max = 400) int spare) {
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void allocationsRespectTheBudgetTheBoundsAndTheWeights(long seed) {
+		Draw draw = new Draw(seed);
+		List<Demand> demands = demands(draw);
+		int spare = draw.between(0, 400);
+		Seeds.check(seed,
+				"./mvnw -pl core test -Dtest='BudgetAllocatorTests#allocations*' -Dsurefire.failIfNoSpecifiedTests=false",
+				() -> allocationRespectsTheBudgetTheBoundsAndTheWeights(demands, spare));
+	}
+
+	private static void allocationRespectsTheBudgetTheBoundsAndTheWeights(List<Demand> demands, int spare) {
 		int budget = demands.stream().mapToInt(Demand::minThreads).sum() + spare;
 		Map<String, Integer> allocation = BudgetAllocator.allocate(demands, budget);
 		int totalNeeded = demands.stream().mapToInt((demand) -> needed(demand, budget, demands)).sum();
 		int total = allocation.values().stream().mapToInt(Integer::intValue).sum();
+		assertThat(allocation.keySet()).as("%s within %d", demands, budget)
+			.containsExactlyInAnyOrderElementsOf(demands.stream().map(Demand::pool).toList());
 		assertThat(total).isLessThanOrEqualTo(budget);
 		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
 		boolean allSatisfied = true;
@@ -122,23 +132,23 @@ class BudgetAllocatorTests {
 		return Math.max(demand.minThreads(), Math.min(cap, demand.needed()));
 	}
 
-	@Provide
-	Arbitrary<List<Demand>> demands() {
-		Arbitrary<Demand> demand = Combinators
-			.combine(Arbitraries.integers().between(0, 20), Arbitraries.integers().between(0, 300),
-					Arbitraries.integers().between(1, 8), Arbitraries.integers().between(0, 400),
-					Arbitraries.integers().between(0, 100), Arbitraries.of(true, true, false))
-			.as((min, extra, weight, threads, neededPercent, borrow) -> new Demand("p", min, min + extra, weight,
-					threads, threads * neededPercent / 100, borrow));
-		return demand.list().ofMinSize(1).ofMaxSize(6).map((list) -> {
-			List<Demand> named = new ArrayList<>();
-			for (int i = 0; i < list.size(); i++) {
-				Demand d = list.get(i);
-				named.add(new Demand("p" + i, d.minThreads(), d.maxThreads(), d.weight(), d.threads(), d.needed(),
-						d.mayBorrow()));
-			}
-			return named;
-		});
+	static LongStream seeds() {
+		return Seeds.first(3000);
+	}
+
+	/**
+	 * One to six pools with drawn bounds, weights and loads, named p0, p1...
+	 */
+	private static List<Demand> demands(Draw draw) {
+		int count = draw.between(1, 6);
+		List<Demand> demands = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			int min = draw.between(0, 20);
+			int threads = draw.between(0, 400);
+			demands.add(new Demand("p" + i, min, min + draw.between(0, 300), draw.between(1, 8), threads,
+					threads * draw.between(0, 100) / 100, draw.oneOf(true, true, false)));
+		}
+		return demands;
 	}
 
 }
