@@ -1,5 +1,6 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,19 +11,22 @@ import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
 
 /**
  * The keys poolpilot knows, as a tree read from the configuration metadata on the
  * classpath (the generated entries and the additional ones with {@code <name>} and
  * {@code <bean>} placeholders, which stand for any one element). The metadata is the one
  * list of keys: a key added to a properties class is in it, and a test keeps the
- * placeholder entries in step with the classes.
+ * placeholder entries in step with the classes. It is read with Spring Boot's metadata
+ * reader, whose JSON parser is its own, so that the same keys are read whichever JSON
+ * library the application has, or none.
  *
  * @author poolpilot authors
  */
@@ -43,35 +47,31 @@ final class PoolpilotKeys {
 	 */
 	static @Nullable PoolpilotKeys load(ClassLoader classLoader) {
 		PoolpilotKeys keys = new PoolpilotKeys();
-		boolean found = false;
 		try {
+			ConfigurationMetadataRepositoryJsonBuilder metadata = ConfigurationMetadataRepositoryJsonBuilder.create();
 			Enumeration<URL> resources = classLoader.getResources(METADATA);
 			while (resources.hasMoreElements()) {
-				String json = read(resources.nextElement());
-				if (!json.contains("\"poolpilot.")) {
-					continue;
-				}
-				for (Object property : (List<?>) JsonParserFactory.getJsonParser()
-					.parseMap(json)
-					.getOrDefault("properties", List.of())) {
-					Map<?, ?> entry = (Map<?, ?>) property;
-					String name = String.valueOf(entry.get("name"));
-					if (name.startsWith("poolpilot.")) {
-						keys.add(name, String.valueOf(entry.get("type")));
-						found = true;
-					}
+				byte[] json = read(resources.nextElement());
+				if (new String(json, StandardCharsets.UTF_8).contains("\"poolpilot.")) {
+					metadata.withJsonResource(new ByteArrayInputStream(json), StandardCharsets.UTF_8);
 				}
 			}
+			// In the order of their names, as the keys are listed to a person
+			new TreeMap<>(metadata.build().getAllProperties()).forEach((name, property) -> {
+				if (name.startsWith("poolpilot.")) {
+					keys.add(name, String.valueOf(property.getType()));
+				}
+			});
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read the configuration metadata", ex);
 		}
-		return found ? keys : null;
+		return keys.root.isGroup() ? keys : null;
 	}
 
-	private static String read(URL url) throws IOException {
+	private static byte[] read(URL url) throws IOException {
 		try (InputStream in = url.openStream()) {
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			return in.readAllBytes();
 		}
 	}
 
