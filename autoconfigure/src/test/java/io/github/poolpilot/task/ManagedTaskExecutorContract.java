@@ -1,0 +1,154 @@
+package io.github.poolpilot.task;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract run against a declared pool, a {@link ManagedTaskExecutor}, with bounds
+ * wide enough for every size the contract sets (0 to 16 threads) and registered as an
+ * application's pools are. The tests overridden here pin the deliberate differences of
+ * every {@code ManagedTaskExecutor}, on platform or virtual threads, beyond those of
+ * every executor under management ({@link UnderManagementContract}); docs/guarantees.md
+ * lists them with their reasons.
+ *
+ * @author poolpilot authors
+ */
+abstract class ManagedTaskExecutorContract extends UnderManagementContract {
+
+	private static final AtomicInteger names = new AtomicInteger();
+
+	final PoolRegistry registry = new PoolRegistry(null);
+
+	/**
+	 * Set what a kind of managed executor needs beyond a declared pool's settings.
+	 * @param executor the executor, not yet initialized
+	 */
+	void configure(ManagedTaskExecutor executor) {
+	}
+
+	@Override
+	ThreadPoolTaskExecutor newExecutor() {
+		ManagedTaskExecutor executor = new ManagedTaskExecutor();
+		executor.setPoolName("contract-" + names.incrementAndGet());
+		executor.setBounds(new PoolBounds(0, 16));
+		executor.setRegistry(this.registry);
+		configure(executor);
+		return executor;
+	}
+
+	@Override
+	ThreadPoolTaskExecutor initialize(ThreadPoolTaskExecutor executor) {
+		executor.initialize();
+		return executor;
+	}
+
+	/**
+	 * Difference: a pool's queue is bounded, an {@code ArrayBlockingQueue} of 1000 tasks
+	 * unless told otherwise, so that overload is refused rather than left to wait without
+	 * bound.
+	 */
+	@Override
+	@Test
+	void theQueueIsUnboundedByDefault() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+		});
+		assertThat(executor.getQueueCapacity()).isEqualTo(ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY);
+		assertThat(executor.getThreadPoolExecutor().getQueue()).isInstanceOf(ArrayBlockingQueue.class);
+		assertThat(executor.getThreadPoolExecutor().getQueue().remainingCapacity())
+			.isEqualTo(ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY);
+	}
+
+	/**
+	 * Difference: a pool has a queue, of at least one task; a capacity of 0 is refused,
+	 * naming what is allowed.
+	 */
+	@Override
+	@Test
+	void aQueueCapacityOfZeroHandsEachTaskStraightToAThread() {
+		ThreadPoolTaskExecutor executor = newExecutor();
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setQueueCapacity(0))
+			.withMessage("queueCapacity must be at least 1 but was 0");
+		assertThat(executor.getQueueCapacity()).isEqualTo(ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY);
+	}
+
+	/**
+	 * Difference: core thread time-out is applied to the live pool, as keep-alive is.
+	 */
+	@Override
+	@Test
+	void allowCoreThreadTimeOutTakesEffectAtInitialization() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+		});
+		executor.setAllowCoreThreadTimeOut(true);
+		assertThat(executor.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isTrue();
+		executor.setAllowCoreThreadTimeOut(false);
+		assertThat(executor.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isFalse();
+	}
+
+	/**
+	 * Difference: what is left when the await-termination runs out is cancelled (queued
+	 * tasks) and interrupted (running ones), counted as abandoned and logged, so that
+	 * nothing runs on unseen after the application closed.
+	 */
+	@Override
+	@Test
+	void whenTheAwaitTerminationRunsOutDestroyReturnsAndTheTasksRunOn() throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setWaitForTasksToCompleteOnShutdown(true);
+			settings.setAwaitTerminationMillis(1);
+		});
+		CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+		CountDownLatch started = new CountDownLatch(1);
+		executor.execute(() -> {
+			started.countDown();
+			awaitRelease();
+			interrupted.complete(Thread.currentThread().isInterrupted());
+		});
+		Task queued = new Task();
+		executor.execute(queued);
+		assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		executor.destroy();
+		assertThat(interrupted.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		await().atMost(WAIT).until(() -> executor.getThreadPoolExecutor().isTerminated());
+		assertThat(queued.ran()).isFalse();
+	}
+
+	/**
+	 * Difference: a pool's sizes stay within its bounds, by default from 1 (0 for a core
+	 * size of 0) to the maximum size it was made with; an application that sets wider
+	 * bounds ({@code min-threads}, {@code max-threads}) can move them further.
+	 */
+	@Test
+	void byDefaultItsSizesStayWithinTheSizesItWasMadeWith() {
+		ManagedTaskExecutor executor = new ManagedTaskExecutor();
+		executor.setPoolName("bounded");
+		configure(executor);
+		executor.setCorePoolSize(1);
+		executor.setMaxPoolSize(2);
+		executor.initialize();
+		stopAfterTest(executor::destroy);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaxPoolSize(5))
+			.withMessage("maxPoolSize 5 of pool 'bounded' is above its max-threads 2 (allowed: 1 to 2)");
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setCorePoolSize(0))
+			.withMessage("corePoolSize 0 of pool 'bounded' is below its min-threads 1 (allowed: 1 to 2)");
+		assertThat(executor.getCorePoolSize()).isOne();
+		assertThat(executor.getMaxPoolSize()).isEqualTo(2);
+	}
+
+}

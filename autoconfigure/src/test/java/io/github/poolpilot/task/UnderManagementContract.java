@@ -1,0 +1,87 @@
+package io.github.poolpilot.task;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The contract run against an executor under management, a declared pool or an
+ * application's own executor: the tests overridden here pin the deliberate differences
+ * they all share; docs/guarantees.md lists them with their reasons.
+ *
+ * @author poolpilot authors
+ */
+abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
+
+	/**
+	 * Difference: the bean's size setters keep core ≤ max by moving the other size, as
+	 * the endpoint does: the tuner changes a pool's sizes under the application's feet,
+	 * so a setter checked against the other size's current value would succeed or fail by
+	 * what the tuner last did. The {@code ThreadPoolExecutor}'s own setters keep its
+	 * contract and refuse.
+	 */
+	@Override
+	@Test
+	void aCoreSizeAboveTheMaximumIsRefused() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setMaxPoolSize(2));
+		executor.setCorePoolSize(3);
+		assertThat(executor.getCorePoolSize()).isEqualTo(3);
+		assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+		assertThat(executor.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(3);
+	}
+
+	/**
+	 * Difference: as above, a maximum below the core size lowers the core size with it.
+	 */
+	@Override
+	@Test
+	void aMaximumBelowTheCoreSizeIsRefused() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setCorePoolSize(2);
+			settings.setMaxPoolSize(2);
+		});
+		executor.setMaxPoolSize(1);
+		assertThat(executor.getCorePoolSize()).isOne();
+		assertThat(executor.getMaxPoolSize()).isOne();
+		assertThat(executor.getThreadPoolExecutor().getCorePoolSize()).isOne();
+	}
+
+	/**
+	 * Difference: the bean answers the live pool's sizes, whoever changed them (its
+	 * {@code ThreadPoolExecutor}, the tuner, the endpoint).
+	 */
+	@Override
+	@Test
+	void sizesChangedOnTheThreadPoolExecutorAreReadFromIt() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setMaxPoolSize(2));
+		executor.getThreadPoolExecutor().setMaximumPoolSize(4);
+		executor.getThreadPoolExecutor().setCorePoolSize(3);
+		assertThat(executor.getMaxPoolSize()).isEqualTo(4);
+		assertThat(executor.getCorePoolSize()).isEqualTo(3);
+	}
+
+	/**
+	 * Difference: a {@code CompletableFuture} is handed to the executor inside a task of
+	 * the pool's that is a {@code Future} too, so Spring cancels a queued one: its caller
+	 * learns that it will never run instead of waiting forever.
+	 */
+	@Override
+	@Test
+	void aQueuedCompletableIsLeftIncompleteWhenTheExecutorIsDestroyedWithoutWaiting() throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+		});
+		occupy(executor);
+		Task queuedTask = new Task();
+		CompletableFuture<String> queued = executor.submitCompletable(queuedTask.asCallable());
+		executor.destroy();
+		assertThat(executor.getThreadPoolExecutor().awaitTermination(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(queued).isCancelled();
+		assertThat(queuedTask.ran()).isFalse();
+	}
+
+}
