@@ -8,17 +8,22 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.poolpilot.testsupport.Blocking;
 
@@ -165,6 +170,53 @@ abstract class AsyncTaskExecutorContract {
 		assertThat(ofCallable.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).startsWith(this.prefix);
 	}
 
+	/**
+	 * A failed task's future fails as {@code CompletableFuture.supplyAsync}'s does, which
+	 * Spring's executors use: the stages see a {@link CompletionException} whose cause is
+	 * what the task threw (unless it threw a {@code CompletionException}, seen as is),
+	 * {@code join()} throws it, {@code get()} throws an {@link ExecutionException} with
+	 * the cause.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("failures")
+	void aCompletableWhoseTaskFailsCompletesWithACompletionExceptionAsSupplyAsyncDoes(String kind, Throwable failure,
+			boolean callableOnly) throws Exception {
+		AsyncTaskExecutor executor = oneTaskAtATime(null);
+		CompletableFuture<String> ofCallable = executor.submitCompletable(() -> {
+			throw sneaky(failure);
+		});
+		assertFailedAsSupplyAsync(ofCallable, failure);
+		if (!callableOnly) {
+			CompletableFuture<Void> ofRunnable = executor.submitCompletable(() -> {
+				throw sneaky(failure);
+			});
+			assertFailedAsSupplyAsync(ofRunnable, failure);
+		}
+	}
+
+	static Stream<Arguments> failures() {
+		return Stream.of(Arguments.of("a runtime exception", new IllegalStateException("downstream down"), false),
+				Arguments.of("a checked exception", new IOException("connection reset"), true),
+				Arguments.of("an error", new AssertionError("broken invariant"), false),
+				Arguments.of("a completion exception", new CompletionException(new IOException("wrapped")), false));
+	}
+
+	private static void assertFailedAsSupplyAsync(CompletableFuture<?> future, Throwable failure) throws Exception {
+		Throwable seen = future.handle((result, ex) -> ex).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+		assertThat(seen).isInstanceOf(CompletionException.class).hasCause(cause);
+		if (failure instanceof CompletionException) {
+			assertThat(seen).isSameAs(failure);
+		}
+		assertThat(future.exceptionally((ex) -> {
+			assertThat(ex).isSameAs(seen);
+			return null;
+		})).succeedsWithin(WAIT);
+		assertThat(future).isCompletedExceptionally();
+		assertThatExceptionOfType(CompletionException.class).isThrownBy(future::join).withCause(cause);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(future::get).withCause(cause);
+	}
+
 	@Test
 	void cancellingARunningFutureInterruptsItsTask() throws Exception {
 		AsyncTaskExecutor executor = oneTaskAtATime(null);
@@ -263,6 +315,10 @@ abstract class AsyncTaskExecutorContract {
 		assertThatExceptionOfType(ExecutionException.class)
 			.isThrownBy(() -> failed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
 			.withCause(failure);
+		CompletableFuture<Object> failedCompletable = executor.submitCompletable(() -> {
+			throw failure;
+		});
+		assertFailedAsSupplyAsync(failedCompletable, failure);
 	}
 
 	void awaitRelease() {

@@ -2,6 +2,7 @@ package io.github.poolpilot.execution;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,12 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * {@code CompletableFuture.supplyAsync} makes, it is a {@link Future}, so the pool counts
  * a task whose future failed as failed, and the pool can fail it with its rejection when
  * it refuses the task after it was queued.
+ * <p>
+ * Its future fails as {@code supplyAsync}'s does, which Spring's executors use and code
+ * written for them expects: with a {@link CompletionException} whose cause is what the
+ * task threw (or the pool's rejection), so that the stages ({@code handle},
+ * {@code exceptionally}, {@code whenComplete}) see that, {@code join()} throws it, and
+ * {@code get()} throws an {@code ExecutionException} with the cause.
  *
  * @param <T> the result type
  * @author poolpilot authors
@@ -43,13 +50,17 @@ final class CompletableTask<T> implements RefusableTask, Future<T> {
 			this.future.complete(this.callable.call());
 		}
 		catch (Throwable ex) {
-			this.future.completeExceptionally(ex);
+			this.future.completeExceptionally(wrapped(ex));
 		}
 	}
 
 	@Override
 	public void refuse(PoolRejectedException rejection) {
-		this.future.completeExceptionally(rejection);
+		this.future.completeExceptionally(wrapped(rejection));
+	}
+
+	private static Throwable wrapped(Throwable ex) {
+		return (ex instanceof CompletionException) ? ex : new CompletionException(ex);
 	}
 
 	@Override

@@ -212,7 +212,8 @@ public final class ExistingExecutor {
 	/**
 	 * Count, time and hand a task whose result completes the returned future to the
 	 * executor through the given entry, as {@link #execute} does. A task that threw is
-	 * counted as failed.
+	 * counted as failed, and fails the future as {@code supplyAsync}'s: with a
+	 * {@link java.util.concurrent.CompletionException} whose cause is what it threw.
 	 * @param <T> the result type
 	 * @param entry where the task is handed to the executor
 	 * @param task the task

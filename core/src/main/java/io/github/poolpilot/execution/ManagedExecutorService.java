@@ -49,7 +49,9 @@ public interface ManagedExecutorService extends ExecutorService {
 	 * {@code @Async} methods returning a {@code CompletableFuture} are. Unlike
 	 * {@code CompletableFuture.supplyAsync(task, executor)}, the pool counts a task that
 	 * threw as failed and can fail the future with its rejection if it refuses the task
-	 * after it was queued.
+	 * after it was queued. Like it, the future fails with a
+	 * {@link java.util.concurrent.CompletionException} whose cause is what the task threw
+	 * (or the rejection).
 	 * @param <T> the result type
 	 * @param task the task
 	 * @return the future of its result
