@@ -90,7 +90,8 @@ class ExistingExecutorSizesTests {
 				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"));
 			// Keeping the maximum, as ThreadPoolExecutor's own setter does.
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaximumPoolSize(1))
-				.withMessage("corePoolSize 3 of pool 'report' must not be greater than maxPoolSize 1");
+				.withMessage(
+						"corePoolSize 3 of pool 'report' must not be greater than maxPoolSize 1 (allowed: 1 to 1)");
 			executor.setCorePoolSize(1);
 			executor.setMaximumPoolSize(2);
 			assertThat(pool.sizes().corePoolSize()).isEqualTo(1);

@@ -177,6 +177,7 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 		Consumer<ThreadPoolTaskExecutor> none = (executor) -> {
 		};
 		return Stream.of(refused("the bean's setCorePoolSize(-1)", none, (executor) -> executor.setCorePoolSize(-1)),
+				refused("the bean's setMaxPoolSize(0)", none, (executor) -> executor.setMaxPoolSize(0)),
 				refused("setCorePoolSize(-1)", none,
 						(executor) -> executor.getThreadPoolExecutor().setCorePoolSize(-1)),
 				refused("setCorePoolSize(4) above the maximum", none,

@@ -19,6 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
 
 	/**
+	 * A refusal names the pool, what is wrong and what is allowed.
+	 */
+	@Override
+	void explains(IllegalArgumentException refusal) {
+		assertThat(refusal.getMessage()).contains(" of pool '").contains("allowed");
+	}
+
+	/**
 	 * Difference: the bean's size setters keep core ≤ max by moving the other size, as
 	 * the endpoint does: the tuner changes a pool's sizes under the application's feet,
 	 * so a setter checked against the other size's current value would succeed or fail by

@@ -326,9 +326,15 @@ public final class ManagedPool implements BudgetMember {
 	public static void checkSizes(String pool, int corePoolSize, int maxPoolSize, PoolBounds bounds) {
 		checkWithinBounds(pool, "corePoolSize", corePoolSize, bounds);
 		checkWithinBounds(pool, "maxPoolSize", maxPoolSize, bounds);
+		if (maxPoolSize < 1) {
+			// A pool whose min-threads is 0 may have no core thread, never no thread.
+			throw new InvalidPoolSizeException("maxPoolSize", "maxPoolSize " + maxPoolSize + " of pool '" + pool
+					+ "' must be at least 1 (allowed: 1 to " + bounds.maxThreads() + ")");
+		}
 		if (corePoolSize > maxPoolSize) {
-			throw new InvalidPoolSizeException("corePoolSize", "corePoolSize " + corePoolSize + " of pool '" + pool
-					+ "' must not be greater than maxPoolSize " + maxPoolSize);
+			throw new InvalidPoolSizeException("corePoolSize",
+					"corePoolSize " + corePoolSize + " of pool '" + pool + "' must not be greater than maxPoolSize "
+							+ maxPoolSize + " (allowed: " + bounds.minThreads() + " to " + maxPoolSize + ")");
 		}
 	}
 

@@ -320,7 +320,7 @@ class ManagedExecutorTests {
 			.withMessage("maxPoolSize 11 of pool 'talk' is above its max-threads 10 (allowed: 2 to 10)")
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(8, 5))
-			.withMessage("corePoolSize 8 of pool 'talk' must not be greater than maxPoolSize 5");
+			.withMessage("corePoolSize 8 of pool 'talk' must not be greater than maxPoolSize 5 (allowed: 2 to 5)");
 		assertThat(pool.getCorePoolSize()).isEqualTo(4);
 		assertThat(pool.getMaximumPoolSize()).isEqualTo(6);
 	}

@@ -181,7 +181,7 @@ class VirtualManagedExecutorTests {
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(4, 17))
 			.withMessage("maxPoolSize 17 of pool 'test' is above its max-threads 16 (allowed: 1 to 16)");
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.getPool().resize(5, 3))
-			.withMessage("corePoolSize 5 of pool 'test' must not be greater than maxPoolSize 3");
+			.withMessage("corePoolSize 5 of pool 'test' must not be greater than maxPoolSize 3 (allowed: 1 to 3)");
 		pool.getPool().resize(8, 12);
 		assertThat(pool.getCorePoolSize()).isEqualTo(8);
 		assertThat(pool.getMaximumPoolSize()).isEqualTo(12);

@@ -110,8 +110,30 @@ class ManagedPoolTests {
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> this.pool.checkSizes(2, 1))
 			.withMessage("maxPoolSize 1 of pool 'talk' is below its min-threads 2 (allowed: 2 to 20)")
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> this.pool.checkSizes(5, 4))
+			.withMessage("corePoolSize 5 of pool 'talk' must not be greater than maxPoolSize 4 (allowed: 2 to 4)")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"));
 		this.pool.checkSizes(2, 2);
 		this.pool.checkSizes(20, 20);
+	}
+
+	/**
+	 * A min-threads of 0 lets the core size reach 0, never the maximum size: a pool
+	 * without a thread would queue its tasks for ever, and {@code ThreadPoolExecutor}
+	 * refuses it only after the core size was changed.
+	 */
+	@Test
+	void theMaximumSizeIsAtLeastOneWhenTheCoreSizeMayBeZero() {
+		ManagedPool pool = new ManagedPool("idle", this.executor, this.executor, this.recorder, new PoolBounds(0, 8));
+		this.executor.set(2, 4);
+		pool.resize(0, 4);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(0, 0))
+			.withMessage("maxPoolSize 0 of pool 'idle' must be at least 1 (allowed: 1 to 8)")
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
+		assertThat(this.executor.core).isZero();
+		assertThat(this.executor.max).isEqualTo(4);
+		pool.resize(0, 1);
+		assertThat(this.executor.max).isOne();
 	}
 
 	@Test
