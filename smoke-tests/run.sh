@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The smoke applications: small real applications (smoke-tests/<shape>/), each built as an
+# executable jar against the starter of this clone, started with java -jar and checked over
+# HTTP by the runner's tests (smoke-tests/runner/). The shapes and what each checks are in
+# docs/compatibility.md.
+#
+# Usage: smoke-tests/run.sh    (.ci/run calls it after ./mvnw verify; Maven options, e.g.
+# -Dmaven.repo.local=..., go in MAVEN_ARGS as for ./mvnw)
+#
+# The library is installed into a Maven repository of its own (smoke-tests/target/m2), in
+# front of the usual one, which is only read: nothing of this clone lands in ~/.m2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+LOGS=$ROOT/smoke-tests/runner/target/smoke-logs
+REPO=$ROOT/smoke-tests/target/m2
+
+# Whatever a test JVM that was itself killed left running: the pid files of the applications
+# still running, each checked to be a smoke application's java before it is killed.
+kill_leftovers() {
+	local file pid
+	for file in "$LOGS"/*.pid; do
+		[ -e "$file" ] || continue
+		pid=$(cat "$file")
+		if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "smoke-tests/.*\.jar"; then
+			echo "Killing smoke application $pid, left running ($file)" >&2
+			kill -9 "$pid" 2>/dev/null || true
+		fi
+		rm -f "$file"
+	done
+}
+rm -rf "$LOGS"
+trap kill_leftovers EXIT
+
+started=$(date +%s)
+# The usual repository: the one MAVEN_ARGS names, or Maven's default.
+BASE_REPO=$HOME/.m2/repository
+if [[ " ${MAVEN_ARGS:-} " =~ \ -Dmaven\.repo\.local=([^ ]+)\  ]]; then
+	BASE_REPO=${BASH_REMATCH[1]}
+fi
+# Tests and the format check were run by ./mvnw verify.
+echo "Installing the starter into $REPO (reading $BASE_REPO)"
+./mvnw -B -q -ntp install -DskipTests -Dspring-javaformat.skip=true -pl starter -am \
+	-Dmaven.repo.local="$REPO" -Dmaven.repo.local.tail="$BASE_REPO"
+echo "Building and checking the smoke applications"
+./mvnw -B -ntp -f smoke-tests/pom.xml verify \
+	-Dmaven.repo.local="$REPO" -Dmaven.repo.local.tail="$BASE_REPO"
+echo "Smoke applications: passed in $(($(date +%s) - started)) s"
