@@ -1,5 +1,6 @@
 package io.github.poolpilot.actuate;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.cluster.ClusterStatus;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
@@ -35,11 +37,29 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param maxThreads live threads all pools may have together
 	 * @param allocatedThreads the sum of the pools' maximum sizes
 	 * @param liveThreads the pools' live threads now
+	 * @param lendableThreads the idle threads the pools could lend now to a pool that
+	 * grows
 	 */
-	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads) {
+	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads, int lendableThreads) {
 
-		static BudgetDescriptor of(ThreadBudget budget) {
-			return new BudgetDescriptor(budget.maxThreads(), budget.allocatedThreads(), budget.liveThreads());
+		static BudgetDescriptor of(ThreadBudget budget, Collection<ManagedPool> pools) {
+			return new BudgetDescriptor(budget.maxThreads(), budget.allocatedThreads(), budget.liveThreads(),
+					pools.stream().mapToInt(budget::lendableThreads).sum());
+		}
+
+	}
+
+	/**
+	 * Threads a pool lent to the change that answers it.
+	 *
+	 * @param pool the pool that lent
+	 * @param fromMaxPoolSize its maximum size before
+	 * @param toMaxPoolSize its maximum size after
+	 */
+	public record LoanDescriptor(String pool, int fromMaxPoolSize, int toMaxPoolSize) {
+
+		static List<LoanDescriptor> of(List<Loan> loans) {
+			return loans.stream().map((loan) -> new LoanDescriptor(loan.lender(), loan.from(), loan.to())).toList();
 		}
 
 	}
@@ -67,14 +87,24 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param littlesLaw the last window's figures, or {@code null} before the first
 	 * @param cluster the pool's share of a limit across the instances of its cluster, or
 	 * {@code null} (left out) when it has none
+	 * @param lendableThreads the idle threads it could lend now to a pool that grows: its
+	 * maximum size above its live threads and its min-threads, while the tuner sizes it
+	 * @param lentBy in the answer to a change, the pools that lent threads for it (left
+	 * out when none did)
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
 			RejectionsDescriptor rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads,
 			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw,
-			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster, int lendableThreads,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<LoanDescriptor> lentBy) {
 
 		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
+			return of(pool, tuning, cluster, List.of());
+		}
+
+		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster,
+				List<Loan> loans) {
 			Sizes sizes = pool.sizes();
 			TaskCounts counts = pool.getRecorder().taskCounts();
 			PoolSnapshot snapshot = pool.lastSnapshot();
@@ -86,7 +116,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 					new TuningDescriptor(tuning.getMode().value(), sizes.maxPoolSize(),
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
 					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
-					(cluster != null) ? ClusterDescriptor.of(cluster) : null);
+					(cluster != null) ? ClusterDescriptor.of(cluster) : null, pool.getBudget().lendableThreads(pool),
+					LoanDescriptor.of(loans));
 		}
 
 	}

@@ -1,5 +1,6 @@
 package io.github.poolpilot.actuate;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.BudgetDescriptor;
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.cluster.ClusterStatus;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
@@ -82,7 +84,7 @@ public class ThreadPoolsEndpoint {
 	public ThreadPoolsDescriptor threadPools() {
 		Map<String, PoolDescriptor> pools = new LinkedHashMap<>();
 		this.registry.pools().forEach((pool) -> pools.put(pool.getName(), describe(pool)));
-		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget()), pools);
+		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget(), this.registry.pools()), pools);
 	}
 
 	@ReadOperation
@@ -102,7 +104,8 @@ public class ThreadPoolsEndpoint {
 	/**
 	 * Change a pool's sizes or tuning mode. Setting a size switches the pool to manual
 	 * tuning until {@code "auto"} is posted. Every value is checked before anything
-	 * changes.
+	 * changes. Threads the budget lacks for a larger size are lent by idle pools, which
+	 * the answer names ({@code lentBy}).
 	 * @param securityContext who asks
 	 * @param name the pool's name
 	 * @param corePoolSize the new core size, if it changes
@@ -126,6 +129,7 @@ public class ThreadPoolsEndpoint {
 		}
 		TuningMode mode = (tuning != null) ? parseMode(tuning) : null;
 		String principal = principal(securityContext);
+		List<Loan> loans = new ArrayList<>();
 		this.registry.budget().change(() -> {
 			int fromCore = pool.corePoolSize();
 			int fromMax = pool.maxPoolSize();
@@ -134,7 +138,7 @@ public class ThreadPoolsEndpoint {
 			int max = (maxPoolSize != null) ? maxPoolSize : Math.max(fromMax, core);
 			boolean resizing = corePoolSize != null || maxPoolSize != null;
 			if (resizing) {
-				pool.resize(core, max);
+				loans.addAll(pool.resize(core, max));
 			}
 			TuningMode newMode = (mode != null) ? mode
 					: (resizing ? TuningMode.MANUAL : this.tuner.state(name).getMode());
@@ -146,7 +150,7 @@ public class ThreadPoolsEndpoint {
 			this.events.publishEvent(PoolChangeAudit.event(principal, name, fromCore, fromMax, core, max, newMode,
 					"manual change through the threadpools endpoint"));
 		});
-		return describe(pool);
+		return PoolDescriptor.of(pool, this.tuner.state(name), this.clusters.apply(name), loans);
 	}
 
 	private TuningMode parseMode(String tuning) {

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
+import io.github.poolpilot.budget.ThreadBudget.Reconfigured;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -101,27 +102,27 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 
 	private void apply(PoolpilotProperties properties, Map<String, Pool> settingsByPool) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
-		Map<ManagedPool, Integer> maxPoolSizes = new LinkedHashMap<>();
+		Map<ManagedPool, Reconfigured> sizes = new LinkedHashMap<>();
 		for (ManagedPool pool : this.registry.pools()) {
 			Pool settings = settingsByPool.get(pool.getName());
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
-			maxPoolSizes.put(pool, pool.sizesWithin(newBounds)[1]);
+			sizes.put(pool, new Reconfigured(newBounds.minThreads(), pool.sizesWithin(newBounds)[1]));
 		}
-		Overrun overrun = this.registry.budget()
-			.reconfigure(properties.getBudget().getMaxThreads(), maxPoolSizes, (pool) -> {
-				pool.setBounds(bounds.get(pool));
-				Pool settings = settingsByPool.get(pool.getName());
-				if (settings != null) {
-					pool.setWeight(settings.getWeight());
-				}
-			});
+		Overrun overrun = this.registry.budget().reconfigure(properties.getBudget().getMaxThreads(), sizes, (pool) -> {
+			pool.setBounds(bounds.get(pool));
+			Pool settings = settingsByPool.get(pool.getName());
+			if (settings != null) {
+				pool.setWeight(settings.getWeight());
+			}
+		});
 		if (overrun != null) {
 			logger.error("Refused the new poolpilot configuration and kept the current one: "
 					+ "'poolpilot.budget.max-threads' is " + overrun.maxThreads()
-					+ " but the pools' new bounds let them grow to " + overrun.threads()
-					+ " threads; lower the pools' sizes or max-threads first");
+					+ " but with their new bounds the pools hold " + overrun.threads()
+					+ " threads, of which idle pools " + "can lend only " + overrun.lendable()
+					+ "; lower the pools' sizes or max-threads first");
 			return;
 		}
 		this.tuner.setEnabled(properties.getTuning().isEnabled());

@@ -1,9 +1,12 @@
 package io.github.poolpilot.actuate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,10 +17,12 @@ import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.tuning.Tuner;
 import io.github.poolpilot.tuning.TuningMode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -32,6 +37,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the {@code threadpools} endpoint over real HTTP.
@@ -62,11 +68,20 @@ class ThreadPoolsEndpointHttpTests {
 
 	private ManagedPool talk;
 
+	@Autowired
+	@Qualifier("stop")
+	private Executor stopExecutor;
+
+	private ManagedPool stop;
+
 	@BeforeEach
 	void resetTalk() {
 		this.talk = this.registry.get("talk");
+		this.stop = this.registry.get("stop");
 		this.talk.resize(4, 4);
+		this.stop.resize(4, 4);
 		this.tuner.setMode("talk", TuningMode.AUTO);
+		this.tuner.setMode("stop", TuningMode.AUTO);
 		this.audits.events.clear();
 	}
 
@@ -119,6 +134,43 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	@Test
+	void aResizePastWhatTheBudgetHasFreeBorrowsFromIdlePoolsAndNamesThem() {
+		// talk 4 and stop 4 of 10: talk's 8 takes 2 of stop's idle threads.
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", "{\"maxPoolSize\":8}");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(JsonPath.<List<Map<String, Object>>>read(response.getBody(), "$.lentBy"))
+			.containsExactly(Map.of("pool", "stop", "fromMaxPoolSize", 4, "toMaxPoolSize", 2));
+		assertThat(this.stop.getExecutor().getMaximumPoolSize()).isEqualTo(2);
+		assertThat(this.tuner.state("stop").getLastDecision().reason())
+			.isEqualTo("shrink 4→2: lent idle threads to pool 'talk'");
+		assertThat(post("/actuator/threadpools/talk", "{\"maxPoolSize\":6}").getBody()).doesNotContain("lentBy");
+	}
+
+	@Test
+	void aResizeThatWhatThePoolsUseLeavesNoRoomForAnswers400WithWhatIsAllowed() {
+		CountDownLatch release = new CountDownLatch(1);
+		try {
+			for (int i = 0; i < 4; i++) {
+				this.stopExecutor.execute(() -> Blocking.await(release));
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.stop.liveThreads() == 4);
+			ResponseEntity<String> response = post("/actuator/threadpools/talk", "{\"maxPoolSize\":8}");
+			assertProblem(response, "maxPoolSize");
+			assertThat(JsonPath.<String>read(response.getBody(), "$.detail")).isEqualTo("maxPoolSize 8 of pool 'talk' "
+					+ "would bring the pools' threads to 12, over the budget of 10 threads (allowed: at most 6)");
+			assertUnchanged();
+			assertThat(this.stop.getExecutor().getMaximumPoolSize()).isEqualTo(4);
+		}
+		finally {
+			release.countDown();
+			// Idle threads stay alive at the pool's core size: end them, as lending
+			// counts live threads as used.
+			this.stop.resize(1, 1);
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.stop.liveThreads() <= 1);
+		}
+	}
+
+	@Test
 	void oneSizeAloneKeepsCoreWithinMax() {
 		assertThat(post("/actuator/threadpools/talk", "{\"maxPoolSize\":3}").getBody())
 			.contains("\"corePoolSize\":3,\"maxPoolSize\":3");
@@ -130,8 +182,8 @@ class ThreadPoolsEndpointHttpTests {
 	@ValueSource(strings = { "{\"corePoolSize\":-1}|corePoolSize", "{\"corePoolSize\":0}|corePoolSize",
 			"{\"corePoolSize\":6,\"maxPoolSize\":5}|corePoolSize", "{\"maxPoolSize\":9}|maxPoolSize",
 			"{\"corePoolSize\":1}|corePoolSize", "{\"tuning\":\"fast\"}|tuning", "{}|corePoolSize",
-			"{\"maxPoolSize\":8}|maxPoolSize", "{\"maxPoolsize\":5}|maxPoolsize",
-			"{\"corePoolSize\":3,\"extra\":1}|extra", "{\"corePoolSize\":null}|corePoolSize" })
+			"{\"maxPoolsize\":5}|maxPoolsize", "{\"corePoolSize\":3,\"extra\":1}|extra",
+			"{\"corePoolSize\":null}|corePoolSize" })
 	void invalidChangesAnswer400NamingTheFieldAndChangeNothing(String caseAndField) {
 		String body = caseAndField.substring(0, caseAndField.indexOf('|'));
 		String field = caseAndField.substring(caseAndField.indexOf('|') + 1);
@@ -204,13 +256,13 @@ class ThreadPoolsEndpointHttpTests {
 				"littlesLaw.meanResponseTimeMs", "littlesLaw.p50ResponseTimeMs", "littlesLaw.p90ResponseTimeMs",
 				"littlesLaw.p99ResponseTimeMs", "littlesLaw.percentileSampleSize", "littlesLaw.estimatedConcurrency",
 				"littlesLaw.busyThreads", "littlesLaw.deadTimeRatio", "littlesLaw.concurrencyPerCpu",
-				"littlesLaw.waitComputeRatio", "littlesLaw.recommendedThreads");
-		List<String> expected = new ArrayList<>(
-				List.of("budget.maxThreads", "budget.allocatedThreads", "budget.liveThreads"));
+				"littlesLaw.waitComputeRatio", "littlesLaw.recommendedThreads", "lendableThreads");
+		List<String> expected = new ArrayList<>(List.of("budget.maxThreads", "budget.allocatedThreads",
+				"budget.liveThreads", "budget.lendableThreads"));
 		pool.forEach((field) -> expected.add("pools.talk." + field));
 		assertThat(paths("", all)).containsSubsequence(expected);
 		assertThat(paths("", all)).filteredOn((path) -> path.startsWith("pools.talk."))
-			.containsExactlyElementsOf(expected.subList(3, expected.size()));
+			.containsExactlyElementsOf(expected.subList(4, expected.size()));
 	}
 
 	@SuppressWarnings("unchecked")

@@ -68,12 +68,26 @@ class PoolsConfigurationRefresherTests {
 	}
 
 	@Test
-	void aBudgetBelowWhatThePoolsMayGrowToIsRefused(CapturedOutput output) {
+	void aLowerBudgetTakesTheThreadsIdlePoolsLend(CapturedOutput output) {
 		this.runner.run((context) -> {
+			PoolRegistry registry = context.getBean(PoolRegistry.class);
 			change(context, "poolpilot.budget.max-threads=5");
+			assertThat(registry.budget().maxThreads()).isEqualTo(5);
+			assertThat(registry.budget().allocatedThreads()).isLessThanOrEqualTo(5);
+			assertThat(registry.get("talk").maxPoolSize()).isGreaterThanOrEqualTo(2);
+			assertThat(output).contains("lent idle threads to a lower budget");
+		});
+	}
+
+	@Test
+	void aBudgetBelowWhatThePoolsHoldIsRefusedWhenNoPoolMayLend(CapturedOutput output) {
+		this.runner.run((context) -> {
+			// Out of the tuner's hands, no pool lends.
+			change(context, "poolpilot.tuning.enabled=false");
+			change(context, "poolpilot.tuning.enabled=false", "poolpilot.budget.max-threads=5");
 			assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(20);
-			assertThat(output)
-				.contains("'poolpilot.budget.max-threads' is 5 but the pools' new bounds let them grow to 10");
+			assertThat(output).contains("'poolpilot.budget.max-threads' is 5 but with their new bounds the pools "
+					+ "hold 10 threads, of which idle pools can lend only 0");
 		});
 	}
 

@@ -1,5 +1,7 @@
 package io.github.poolpilot.budget;
 
+import java.util.List;
+
 /**
  * A pool as the budget sees it: its share by weight, its bounds, its sizes and its live
  * threads, and the one door through which it is resized.
@@ -55,7 +57,8 @@ public interface BudgetMember {
 	 * Resize the pool through its own checked door.
 	 * @param corePoolSize the new core size
 	 * @param maxPoolSize the new maximum size
+	 * @return the pools that lent threads for it, none when the budget had them free
 	 */
-	void resize(int corePoolSize, int maxPoolSize);
+	List<ThreadBudget.Loan> resize(int corePoolSize, int maxPoolSize);
 
 }

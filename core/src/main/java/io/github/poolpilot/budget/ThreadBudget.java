@@ -3,6 +3,7 @@ package io.github.poolpilot.budget;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -34,6 +35,8 @@ public final class ThreadBudget {
 	private final Supplier<? extends Collection<? extends BudgetMember>> members;
 
 	private volatile @Nullable Integer maxThreads;
+
+	private volatile Lenders lenders = Lenders.NONE;
 
 	/**
 	 * Create a budget.
@@ -135,28 +138,41 @@ public final class ThreadBudget {
 	}
 
 	/**
-	 * Check that a pool's new maximum size keeps the pools' threads within the budget, so
-	 * that their live threads can never exceed it. Each other pool counts its maximum
-	 * size, or its live threads while more than that are still finishing their tasks
-	 * after it shrank. A pool that does not grow always passes: shrinking only helps.
-	 * Call it within {@link #change}.
+	 * Make room for a pool's new maximum size, so that the pools' live threads can never
+	 * exceed the budget. Each other pool holds its maximum size, or its live threads
+	 * while more than that are still finishing their tasks after it shrank. When that
+	 * leaves too little, the pools that may lend ({@link #setLenders}) give their idle
+	 * threads, each down to its live threads and never below its min-threads, through
+	 * their own doors; nothing is lent when even that would not make room. A pool that
+	 * does not grow always fits: shrinking only helps. Call it within {@link #change}.
 	 * @param member the pool to resize
 	 * @param maxPoolSize its new maximum size
-	 * @return what the change would break, or {@code null} when it fits
+	 * @return the loans that made room, or what the change would break
 	 */
-	public @Nullable Overrun check(BudgetMember member, int maxPoolSize) {
+	public Room makeRoom(BudgetMember member, int maxPoolSize) {
 		Integer budget = this.maxThreads;
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
-			return null;
+			return Room.FREE;
 		}
-		int others = 0;
-		for (BudgetMember other : this.members.get()) {
-			if (other != member) {
-				others += holds(other.maxPoolSize(), other.liveThreads());
-			}
-		}
-		return (others + maxPoolSize > budget) ? new Overrun(others + maxPoolSize, budget, Math.max(0, budget - others))
-				: null;
+		return Lending.makeRoom(this.members.get(), member, maxPoolSize, budget, this.lenders);
+	}
+
+	/**
+	 * Set which pools may lend their idle threads to a pool that grows.
+	 * @param lenders the pools that may lend, and who is told of each loan
+	 */
+	public void setLenders(Lenders lenders) {
+		this.lenders = lenders;
+	}
+
+	/**
+	 * Return how many threads a pool could lend now: its maximum size above its live
+	 * threads and its min-threads, when it may lend.
+	 * @param member the pool
+	 * @return the lendable threads, 0 for a pool that may not lend
+	 */
+	public int lendableThreads(BudgetMember member) {
+		return this.lenders.mayLend(member) ? Lending.lendable(member) : 0;
 	}
 
 	/**
@@ -171,44 +187,79 @@ public final class ThreadBudget {
 	/**
 	 * Share the budget among what the pools ask for, and return what each may have now:
 	 * threads a pool gives back count until they ended, so a growing pool gets only what
-	 * the others' live threads leave, up to its allocation.
+	 * the others' live threads leave, up to its allocation. A pool sized by hand keeps
+	 * its size up to its guaranteed share (at least its min-threads): what it has beyond
+	 * that was lent by the others, and goes back to a pool below its share that needs it.
 	 * @param demands what each pool asks for
 	 * @param pools each pool's size and live threads now, in the order of the demands
 	 * @return the threads each pool may have now, by pool name, in the order given
 	 */
 	public Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools) {
 		int maxThreads = maxThreads();
-		return Handover.threads(pools, BudgetAllocator.allocate(demands, maxThreads), maxThreads);
+		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
+		Map<String, Held> byName = new HashMap<>();
+		pools.forEach((pool) -> byName.put(pool.name(), pool));
+		List<Demand> held = new ArrayList<>();
+		for (Demand demand : demands) {
+			Held pool = byName.get(demand.pool());
+			if (pool != null && pool.byHand()) {
+				// Sized by hand: kept up to its guaranteed share, the rest is on loan.
+				int share = BudgetSizing.share(maxThreads, demand.weight(), totalWeight);
+				int floor = Math.max(demand.minThreads(), Math.min(pool.size(), share));
+				held.add(new Demand(demand.pool(), floor, demand.maxThreads(), demand.weight(), demand.threads(),
+						demand.needed(), demand.mayBorrow()));
+			}
+			else {
+				held.add(demand);
+			}
+		}
+		return Handover.threads(pools, BudgetAllocator.allocate(held, maxThreads), maxThreads);
 	}
 
 	/**
 	 * Apply a new maximum and new pool settings all together or not at all, in an order
 	 * in which every step stays within the budget of its moment: a larger maximum first
-	 * and a smaller one last, the pools that shrink before those that grow. Call it
-	 * within {@link #change}.
+	 * and a smaller one last, the pools that shrink before those that grow. They are
+	 * refused when what the pools really use (their live threads and new min-threads,
+	 * what the others may grow to) leaves no room; idle pools lend the rest, and give
+	 * threads to a lower maximum. Call it within {@link #change}.
 	 * @param maxThreads the new maximum, or {@code null} for no limit beyond each pool's
 	 * own max-threads
-	 * @param maxPoolSizes every pool's maximum size once its new settings apply
-	 * @param apply applies one pool's new settings
+	 * @param sizes every pool's min-threads and maximum size once its new settings apply
+	 * @param apply applies one pool's new settings, through its door: a pool that grows
+	 * may borrow from the idle ones
 	 * @return what the new settings would break, nothing being applied then, or
 	 * {@code null} once they are applied
 	 */
 	public <M extends BudgetMember> @Nullable Overrun reconfigure(@Nullable Integer maxThreads,
-			Map<M, Integer> maxPoolSizes, Consumer<M> apply) {
+			Map<M, Reconfigured> sizes, Consumer<M> apply) {
 		checkMaxThreads(maxThreads);
-		int allocated = maxPoolSizes.values().stream().mapToInt(Integer::intValue).sum();
-		if (maxThreads != null && allocated > maxThreads) {
-			return new Overrun(allocated, maxThreads, maxThreads);
+		int held = 0;
+		int lendable = 0;
+		for (Map.Entry<M, Reconfigured> entry : sizes.entrySet()) {
+			M member = entry.getKey();
+			Reconfigured after = entry.getValue();
+			held += holds(after.maxPoolSize(), member.liveThreads());
+			if (this.lenders.mayLend(member)) {
+				lendable += Math.max(0, after.maxPoolSize() - Math.max(after.minThreads(), member.liveThreads()));
+			}
+		}
+		if (maxThreads != null && held - lendable > maxThreads) {
+			return new Overrun(held, maxThreads, maxThreads, lendable);
 		}
 		Integer current = this.maxThreads;
 		boolean larger = maxThreads == null || (current != null && maxThreads >= current);
 		if (larger) {
 			setMaxThreads(maxThreads);
 		}
-		List<M> byGrowth = new ArrayList<>(maxPoolSizes.keySet());
-		byGrowth.sort(Comparator.comparingInt((member) -> maxPoolSizes.get(member) - member.maxPoolSize()));
+		List<M> byGrowth = new ArrayList<>(sizes.keySet());
+		byGrowth.sort(Comparator.comparingInt((member) -> sizes.get(member).maxPoolSize() - member.maxPoolSize()));
 		byGrowth.forEach(apply);
 		if (!larger) {
+			int excess = allocatedThreads() - maxThreads;
+			if (excess > 0) {
+				Lending.reclaim(this.members.get(), excess, this.lenders);
+			}
 			setMaxThreads(maxThreads);
 		}
 		return null;
@@ -257,9 +308,11 @@ public final class ThreadBudget {
 	 *
 	 * @param threads the threads the pools would have together
 	 * @param maxThreads the budget's maximum
-	 * @param allowed the largest maximum size the pool may have now
+	 * @param allowed the largest maximum size the pool may have now, with what the other
+	 * pools can lend
+	 * @param lendable the idle threads the other pools could have lent
 	 */
-	public record Overrun(int threads, int maxThreads, int allowed) {
+	public record Overrun(int threads, int maxThreads, int allowed, int lendable) {
 
 		/**
 		 * Say why a pool may not grow to a maximum size.
@@ -269,8 +322,43 @@ public final class ThreadBudget {
 		 */
 		public String describe(String pool, int maxPoolSize) {
 			return "maxPoolSize " + maxPoolSize + " of pool '" + pool + "' would bring the pools' threads to "
-					+ this.threads + ", over the budget of " + this.maxThreads + " threads (allowed: at most "
-					+ this.allowed + ")";
+					+ this.threads + ", over the budget of " + this.maxThreads + " threads" + ((this.lendable > 0)
+							? " even with the " + this.lendable + " idle threads other pools can lend" : "")
+					+ " (allowed: at most " + this.allowed + ")";
+		}
+
+	}
+
+	/**
+	 * Room for a pool that grows: the loans that made it, or what refused it.
+	 *
+	 * @param overrun what the change would break, or {@code null} when it fits
+	 * @param loans the pools that lent threads for it, none when the budget had them free
+	 */
+	public record Room(@Nullable Overrun overrun, List<Loan> loans) {
+
+		static final Room FREE = new Room(null, List.of());
+
+	}
+
+	/**
+	 * Threads an idle pool lent to a pool that grew: the lender's maximum size before and
+	 * after.
+	 *
+	 * @param lender the pool that lent
+	 * @param borrower the pool that grew, or {@code null} when the budget's maximum was
+	 * lowered
+	 * @param from the lender's maximum size before
+	 * @param to its maximum size after
+	 */
+	public record Loan(String lender, @Nullable String borrower, int from, int to) {
+
+		/**
+		 * Return how many threads were lent.
+		 * @return the threads
+		 */
+		public int threads() {
+			return this.from - this.to;
 		}
 
 	}
@@ -289,14 +377,36 @@ public final class ThreadBudget {
 	}
 
 	/**
+	 * A pool's settings once a new configuration applies.
+	 *
+	 * @param minThreads its new min-threads
+	 * @param maxPoolSize its maximum size within its new bounds
+	 */
+	public record Reconfigured(int minThreads, int maxPoolSize) {
+
+	}
+
+	/**
 	 * A pool's size and live threads, as the budget counts them when it shares itself.
 	 *
 	 * @param name the pool's name
 	 * @param size its maximum size
 	 * @param liveThreads its live threads, which may exceed its size for a while after it
 	 * shrank
+	 * @param byHand whether a person set its size (manual tuning): it keeps it up to its
+	 * guaranteed share
 	 */
-	public record Held(String name, int size, int liveThreads) {
+	public record Held(String name, int size, int liveThreads, boolean byHand) {
+
+		/**
+		 * A pool its tuner sizes.
+		 * @param name the pool's name
+		 * @param size its maximum size
+		 * @param liveThreads its live threads
+		 */
+		public Held(String name, int size, int liveThreads) {
+			this(name, size, liveThreads, false);
+		}
 
 	}
 

@@ -1,12 +1,16 @@
 package io.github.poolpilot.pool;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.BudgetMember;
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
+import io.github.poolpilot.budget.ThreadBudget.Room;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
@@ -118,8 +122,9 @@ public final class ManagedPool implements BudgetMember {
 	}
 
 	/**
-	 * Set the range the pool's sizes must stay in, moving its current sizes into it.
-	 * Nothing changes when the moved sizes would not fit the budget.
+	 * Set the range the pool's sizes must stay in, moving its current sizes into it; idle
+	 * pools lend what the budget lacks for them. Nothing changes when the moved sizes
+	 * would not fit the budget.
 	 * @param bounds the new bounds
 	 * @throws InvalidPoolSizeException if the moved sizes would exceed the budget
 	 */
@@ -127,7 +132,7 @@ public final class ManagedPool implements BudgetMember {
 		ThreadBudget budget = this.budget;
 		budget.change(() -> {
 			int[] sizes = sizesWithin(bounds);
-			checkBudget(budget, sizes[1]);
+			makeRoom(budget, sizes[1]);
 			this.bounds = bounds;
 			apply(sizes[0], sizes[1]);
 		});
@@ -251,22 +256,26 @@ public final class ManagedPool implements BudgetMember {
 	 * Set the core and maximum pool sizes together: the one door of every size change.
 	 * The sizes are checked against the pool's bounds and, under the budget's lock,
 	 * against the budget, then set in the order that keeps core ≤ max at every step: when
-	 * growing the maximum first, when shrinking the core first. Nothing changes when a
-	 * size is invalid.
+	 * growing the maximum first, when shrinking the core first. Threads the budget lacks
+	 * are lent by idle pools ({@link ThreadBudget#makeRoom}). Nothing changes when a size
+	 * is invalid.
 	 * @param corePoolSize the new core size
 	 * @param maxPoolSize the new maximum size
+	 * @return the pools that lent threads for it, none when the budget had them free
 	 * @throws InvalidPoolSizeException naming the field and the violated bound, core >
 	 * max, or the budget
 	 */
 	@Override
-	public void resize(int corePoolSize, int maxPoolSize) {
+	public List<Loan> resize(int corePoolSize, int maxPoolSize) {
 		ThreadBudget budget = this.budget;
+		List<List<Loan>> loans = new ArrayList<>(1);
 		budget.change(() -> {
 			checkCeiling(maxPoolSize);
 			checkSizes(this.name, corePoolSize, maxPoolSize, boundsUnderCeiling());
-			checkBudget(budget, maxPoolSize);
+			loans.add(makeRoom(budget, maxPoolSize));
 			apply(corePoolSize, maxPoolSize);
 		});
+		return loans.get(0);
 	}
 
 	private void apply(int corePoolSize, int maxPoolSize) {
@@ -298,11 +307,16 @@ public final class ManagedPool implements BudgetMember {
 		return (ceiling < bounds.minThreads()) ? new PoolBounds(ceiling, bounds.maxThreads()) : bounds;
 	}
 
-	private void checkBudget(ThreadBudget budget, int maxPoolSize) {
-		Overrun overrun = budget.check(this, maxPoolSize);
+	/**
+	 * Make room in the budget, idle pools lending what it lacks, or refuse.
+	 */
+	private List<Loan> makeRoom(ThreadBudget budget, int maxPoolSize) {
+		Room room = budget.makeRoom(this, maxPoolSize);
+		Overrun overrun = room.overrun();
 		if (overrun != null) {
 			throw new InvalidPoolSizeException("maxPoolSize", overrun.describe(this.name, maxPoolSize));
 		}
+		return room.loans();
 	}
 
 	/**

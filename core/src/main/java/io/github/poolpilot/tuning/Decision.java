@@ -298,6 +298,22 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool lent idle threads, down to what it uses, to a pool that grew.
+		 *
+		 * @param borrower the pool that grew, or {@code null} when the budget's maximum
+		 * was lowered
+		 */
+		record Lent(@Nullable String borrower) implements Cause {
+		}
+
+		/**
+		 * The pool, sized by hand, gave back threads beyond its guaranteed share: a pool
+		 * below its share has work.
+		 */
+		record Repaid() implements Cause {
+		}
+
+		/**
 		 * A person changed the pool.
 		 *
 		 * @param principal who

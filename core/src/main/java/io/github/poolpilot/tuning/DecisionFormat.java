@@ -10,6 +10,8 @@ import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+import io.github.poolpilot.tuning.Decision.Cause.Lent;
+import io.github.poolpilot.tuning.Decision.Cause.Repaid;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
@@ -131,6 +133,13 @@ public final class DecisionFormat {
 		}
 		if (cause instanceof BudgetExceeded exceeded) {
 			return "the pools' maximum sizes exceeded the budget of " + exceeded.maxThreads() + " threads";
+		}
+		if (cause instanceof Lent lent) {
+			return (lent.borrower() != null) ? "lent idle threads to pool '" + lent.borrower() + "'"
+					: "lent idle threads to a lower budget";
+		}
+		if (cause instanceof Repaid) {
+			return "gave back threads beyond its weighted share: a pool below its share has work";
 		}
 		Manual manual = (Manual) cause;
 		return "by " + manual.principal() + ", tuning " + manual.mode().value();

@@ -17,7 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.BudgetMember;
+import io.github.poolpilot.budget.Lenders;
 import io.github.poolpilot.budget.ThreadBudget.Held;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
@@ -28,16 +31,22 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+import io.github.poolpilot.tuning.Decision.Cause.Lent;
+import io.github.poolpilot.tuning.Decision.Cause.Repaid;
 
 /**
  * Sizes every pool in {@code auto} mode after each measurement window: each pool's
  * {@link PoolController} decides what it needs, the budget shares itself among those
  * needs ({@link ThreadBudget#threadsNow}), and each pool is resized to its share (core
  * and maximum alike) through its one door, all under the budget's lock. Pools in
- * {@code manual} or {@code off} mode keep their sizes and hold their threads against the
- * budget. A pool's live threads count against the budget until they are gone, so that a
- * pool grows into threads another pool gave back only once they ended. A failure in a
- * tick is logged and counted and never reaches the pools, which keep their sizes.
+ * {@code off} mode keep their sizes and hold their threads against the budget; a pool in
+ * {@code manual} mode keeps its size up to its guaranteed share, and gives back what it
+ * borrowed beyond it when a pool below its share has work. The pools in {@code auto} mode
+ * lend their idle threads to any pool that grows ({@link Lenders}): their size comes back
+ * through the tuner when their load does. A pool's live threads count against the budget
+ * until they are gone, so that a pool grows into threads another pool gave back only once
+ * they ended. A failure in a tick is logged and counted and never reaches the pools,
+ * which keep their sizes.
  * <p>
  * Between windows, {@link #pulse()} is the fast path: it reads each pool's queue and
  * counts (nothing the tasks pay for), lets each controller meet a load step at once,
@@ -82,6 +91,43 @@ public class Tuner {
 		this.clock = clock;
 		this.cpuLoad = cpuLoad;
 		this.listener = listener;
+		registry.budget().setLenders(new Lenders() {
+
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				return state(member.getName()).getMode() == TuningMode.AUTO;
+			}
+
+			@Override
+			public void lent(Loan loan) {
+				Tuner.this.lent(loan);
+			}
+
+		});
+	}
+
+	/**
+	 * A pool the tuner sizes lent idle threads to another: its decision says so, and its
+	 * controller goes on from the size it has.
+	 */
+	private void lent(Loan loan) {
+		Decision decision = new Decision(Action.SHRINK, loan.from(), loan.to(), new Lent(loan.borrower()), null, null,
+				loan.to(), true, false);
+		state(loan.lender()).setLastDecision(decision);
+		PoolController controller = this.controllers.get(loan.lender());
+		if (controller != null) {
+			controller.applied(loan.to());
+		}
+		ManagedPool pool = this.registry.get(loan.lender());
+		if (pool != null) {
+			try {
+				this.listener.resized(pool, decision);
+			}
+			catch (RuntimeException ex) {
+				this.failedTicks.increment();
+				logger.warn("A resize listener failed for pool '" + pool.getName() + "'", ex);
+			}
+		}
 	}
 
 	/**
@@ -267,7 +313,7 @@ public class Tuner {
 			PoolSnapshot snapshot = pool.snapshot();
 			if (pool.mode() != TuningMode.AUTO || snapshot == null) {
 				this.controllers.remove(pool.name());
-				demands.add(new Demand(pool.name(), pool.size(), pool.size(), pool.weight(), pool.size(), false));
+				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
 				continue;
 			}
 			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
@@ -279,11 +325,13 @@ public class Tuner {
 					decision.needed(), decision.mayBorrow()));
 		}
 		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
-		Map<String, Integer> threads = budget.threadsNow(demands,
-				pools.stream().map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads())).toList());
+		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
+			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
+			.toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolState pool : pools) {
 			Decision decision = decisions.get(pool.name());
+			repay(plan, pool.name(), pool.mode(), pool.size(), threads.get(pool.name()));
 			if (decision != null) {
 				this.controllers.get(pool.name()).applied(threads.get(pool.name()));
 				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name())));
@@ -330,7 +378,7 @@ public class Tuner {
 				needed = (want == null) ? 0 : idle ? Math.min(want.needed(), pool.activeThreads()) : want.needed();
 			}
 			if (want == null) {
-				demands.add(new Demand(pool.name(), pool.size(), pool.size(), pool.weight(), pool.size(), false));
+				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
 				continue;
 			}
 			wants.put(pool.name(), want);
@@ -338,13 +386,15 @@ public class Tuner {
 					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), want.threads(), needed,
 					want.mayBorrow()));
 		}
-		Map<String, Integer> threads = budget.threadsNow(demands,
-				pools.stream().map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads())).toList());
+		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
+			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
+			.toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolPulse pool : pools) {
 			Decision want = wants.get(pool.name());
 			int size = pool.size();
 			if (want == null) {
+				repay(plan, pool.name(), pool.mode(), size, threads.get(pool.name()));
 				continue;
 			}
 			int given = threads.get(pool.name());
@@ -371,6 +421,29 @@ public class Tuner {
 	}
 
 	/**
+	 * What a pool out of the tuner's hands asks of the budget: its size. A pool sized by
+	 * hand (manual) keeps it up to its guaranteed share; the budget may take back what it
+	 * borrowed beyond that.
+	 */
+	private static Demand held(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int ceiling) {
+		if (mode == TuningMode.MANUAL) {
+			return new Demand(name, Math.min(Math.min(bounds.minThreads(), ceiling), size), size, weight, size, size,
+					true);
+		}
+		return new Demand(name, size, size, weight, size, false);
+	}
+
+	/**
+	 * A pool sized by hand that the budget gives less than it has gives back what it
+	 * borrowed beyond its share.
+	 */
+	private static void repay(Map<String, Decision> plan, String pool, TuningMode mode, int size, int given) {
+		if (mode == TuningMode.MANUAL && given < size) {
+			plan.put(pool, new Decision(Action.SHRINK, size, given, new Repaid(), null, null, given, true, false));
+		}
+	}
+
+	/**
 	 * Resize one pool as decided. A failure is logged and counted and leaves the other
 	 * pools to be resized; the pool's controller is told the size the pool really has.
 	 */
@@ -386,7 +459,10 @@ public class Tuner {
 			return;
 		}
 		try {
-			pool.resize(decision.threads(), decision.threads());
+			// A pool sized by hand keeps its core size when it gives threads back.
+			int core = (state.getMode() == TuningMode.MANUAL) ? Math.min(pool.corePoolSize(), decision.threads())
+					: decision.threads();
+			pool.resize(core, decision.threads());
 			state.setLastDecision(decision);
 		}
 		catch (InvalidPoolSizeException ex) {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,8 +52,8 @@ class ThreadBudgetTests {
 		Member a = new Member("a", 1, 0, 1, 8, 8);
 		Member b = new Member("b", 1, 0, 1, 5, 5);
 		ThreadBudget budget = new ThreadBudget(10, () -> List.of(a, b));
-		assertThat(budget.check(a, 8)).isNull();
-		assertThat(budget.check(a, 9)).isEqualTo(new Overrun(14, 10, 5));
+		assertThat(budget.makeRoom(a, 8).overrun()).isNull();
+		assertThat(budget.makeRoom(a, 9).overrun()).isEqualTo(new Overrun(14, 10, 5, 0));
 	}
 
 	@Test
@@ -137,9 +138,10 @@ class ThreadBudgetTests {
 		}
 
 		@Override
-		public void resize(int corePoolSize, int maxPoolSize) {
+		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
 			this.core = corePoolSize;
 			this.max = maxPoolSize;
+			return List.of();
 		}
 
 	}

@@ -98,7 +98,7 @@ class PoolRegistryTests {
 		ManagedPool talk = pool("talk", 1, 10, 4, 1);
 		registry.register(talk);
 		registry.register(pool("stop", 1, 10, 4, 1));
-		assertThat(registry.budget().check(talk, 6)).isNull();
+		assertThat(registry.budget().makeRoom(talk, 6).overrun()).isNull();
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> talk.resize(4, 7))
 			.withMessage("maxPoolSize 7 of pool 'talk' would bring the pools' threads to 11, over the budget "
 					+ "of 10 threads (allowed: at most 6)");

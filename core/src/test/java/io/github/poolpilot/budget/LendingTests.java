@@ -1,0 +1,240 @@
+package io.github.poolpilot.budget;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.poolpilot.budget.ThreadBudget.Loan;
+import io.github.poolpilot.budget.ThreadBudget.Overrun;
+import io.github.poolpilot.budget.ThreadBudget.Room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the budget's lending ({@link ThreadBudget#makeRoom}): a pool that grows past
+ * what the budget has free borrows the idle threads of the pools that may lend, each down
+ * to what it uses and never below its floor; nothing is lent when even that leaves no
+ * room.
+ *
+ * @author poolpilot authors
+ */
+class LendingTests {
+
+	private final List<Loan> told = new ArrayList<>();
+
+	@Test
+	void aPoolThatGrowsPastWhatIsFreeBorrowsFromIdlePoolsDownToWhatTheyUse() {
+		// 400 held: start 282 (5 live), talk 50 and stop 50 idle, Boot's executor 8 at
+		// its floor; http at its min-threads of 10 asks for 17.
+		Member start = new Member("start", 6, 10, 282, 5);
+		Member talk = new Member("talk", 1, 5, 50, 0);
+		Member stop = new Member("stop", 1, 5, 50, 0);
+		Member boot = new Member("applicationTaskExecutor", 1, 8, 8, 0);
+		Member http = new Member("http", 1, 10, 10, 10);
+		ThreadBudget budget = budget(400, List.of(start, talk, stop, boot, http));
+		budget.setLenders(lenders(start, talk, stop, boot));
+		assertThat(budget.lendableThreads(start)).isEqualTo(272);
+		assertThat(budget.lendableThreads(boot)).isZero();
+		Room room = budget.makeRoom(http, 17);
+		assertThat(room.overrun()).isNull();
+		// Start has 272 / 6 ≈ 45.3 threads to lend per unit of weight, talk and stop 45:
+		// start lends until it has no more per unit of weight than they, then the one
+		// with the most each time.
+		assertThat(room.loans()).containsExactly(new Loan("start", "http", 282, 277), new Loan("talk", "http", 50, 49),
+				new Loan("stop", "http", 50, 49));
+		assertThat(this.told).isEqualTo(room.loans());
+		assertThat(start.max + talk.max + stop.max + boot.max + 17).isEqualTo(400);
+	}
+
+	@Test
+	void nothingIsLentWhenWhatThePoolsUseLeavesNoRoom() {
+		Member busy = new Member("busy", 1, 1, 30, 28);
+		Member idle = new Member("idle", 1, 2, 8, 0);
+		Member growing = new Member("growing", 1, 1, 2, 2);
+		ThreadBudget budget = budget(40, List.of(busy, idle, growing));
+		budget.setLenders(lenders(busy, idle));
+		Room room = budget.makeRoom(growing, 11);
+		// 38 held by the others, 2 + 6 of them idle: at most 2 + 8 = 10.
+		assertThat(room.overrun()).isEqualTo(new Overrun(49, 40, 10, 8));
+		assertThat(room.overrun().describe("growing", 11)).isEqualTo("maxPoolSize 11 of pool 'growing' would bring "
+				+ "the pools' threads to 49, over the budget of 40 threads even with the 8 idle threads other pools "
+				+ "can lend (allowed: at most 10)");
+		assertThat(room.loans()).isEmpty();
+		assertThat(this.told).isEmpty();
+		assertThat(busy.max).isEqualTo(30);
+		assertThat(idle.max).isEqualTo(8);
+		assertThat(budget.makeRoom(growing, 10).loans()).containsExactlyInAnyOrder(new Loan("busy", "growing", 30, 28),
+				new Loan("idle", "growing", 8, 2));
+	}
+
+	@Test
+	void aPoolThatMayNotLendKeepsItsSize() {
+		Member manual = new Member("manual", 1, 1, 20, 0);
+		Member growing = new Member("growing", 1, 1, 20, 0);
+		ThreadBudget budget = budget(40, List.of(manual, growing));
+		assertThat(budget.lendableThreads(manual)).isZero();
+		Room room = budget.makeRoom(growing, 21);
+		assertThat(room.overrun()).isEqualTo(new Overrun(41, 40, 20, 0));
+		assertThat(room.overrun().describe("growing", 21))
+			.endsWith("over the budget of 40 threads (allowed: at most 20)");
+		budget.setLenders(lenders(manual));
+		assertThat(budget.lendableThreads(manual)).isEqualTo(19);
+	}
+
+	static LongStream seeds() {
+		return LongStream.range(0, 300);
+	}
+
+	/**
+	 * Pools of random sizes, floors, live threads and weights within a budget, some of
+	 * which may lend, and one that asks to grow by a random amount.
+	 */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void aResizeFitsWithLoansExactlyWhenWhatThePoolsUseLeavesRoom(long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		int maxThreads = random.nextInt(4, 200);
+		List<Member> members = new ArrayList<>();
+		List<Member> lending = new ArrayList<>();
+		int held = 0;
+		for (int i = 0, pools = random.nextInt(2, 6); i < pools && held < maxThreads; i++) {
+			int max = random.nextInt(1, Math.max(2, (maxThreads - held) / 2 + 1));
+			int min = random.nextInt(1, max + 1);
+			Member member = new Member("p" + i, random.nextInt(1, 7), min, max, random.nextInt(0, max + 1));
+			members.add(member);
+			held += max;
+			if (random.nextBoolean()) {
+				lending.add(member);
+			}
+		}
+		Member grower = members.get(random.nextInt(members.size()));
+		lending.remove(grower);
+		ThreadBudget budget = budget(maxThreads, members);
+		budget.setLenders(lenders(lending.toArray(Member[]::new)));
+		int others = held - grower.max;
+		int lendable = lending.stream().mapToInt((member) -> member.max - Math.max(member.min, member.live)).sum();
+		int asked = grower.max + random.nextInt(1, maxThreads);
+		List<Integer> before = members.stream().map((member) -> member.max).toList();
+		Room room = budget.makeRoom(grower, asked);
+		String why = "seed " + seed;
+		if (others + asked - maxThreads > lendable) {
+			assertThat(room.overrun()).as(why).isNotNull();
+			assertThat(room.overrun().allowed()).as(why).isEqualTo(maxThreads - others + lendable).isLessThan(asked);
+			assertThat(members.stream().map((member) -> member.max).toList()).as(why).isEqualTo(before);
+			return;
+		}
+		assertThat(room.overrun()).as(why).isNull();
+		int after = asked;
+		for (Member member : members) {
+			if (member != grower) {
+				after += Math.max(member.max, member.live);
+				assertThat(member.max).as(why)
+					.isGreaterThanOrEqualTo(
+							Math.max(member.min, Math.min(member.live, before.get(members.indexOf(member)))));
+				if (!lending.contains(member)) {
+					assertThat(member.max).as(why).isEqualTo(before.get(members.indexOf(member)));
+				}
+			}
+		}
+		assertThat(after).as(why).isLessThanOrEqualTo(maxThreads);
+		int lent = room.loans().stream().mapToInt(Loan::threads).sum();
+		assertThat(lent).as(why).isEqualTo(Math.max(0, others + asked - maxThreads));
+	}
+
+	private static ThreadBudget budget(int maxThreads, List<Member> members) {
+		return new ThreadBudget(maxThreads, () -> members);
+	}
+
+	private Lenders lenders(Member... members) {
+		List<Member> lenders = List.of(members);
+		return new Lenders() {
+
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				return lenders.contains(member);
+			}
+
+			@Override
+			public void lent(Loan loan) {
+				LendingTests.this.told.add(loan);
+			}
+
+		};
+	}
+
+	/**
+	 * A pool that only holds its sizes.
+	 */
+	private static final class Member implements BudgetMember {
+
+		private final String name;
+
+		private final int weight;
+
+		private final int min;
+
+		private int core;
+
+		private int max;
+
+		private final int live;
+
+		Member(String name, int weight, int min, int max, int live) {
+			this.name = name;
+			this.weight = weight;
+			this.min = min;
+			this.core = max;
+			this.max = max;
+			this.live = live;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public int getWeight() {
+			return this.weight;
+		}
+
+		@Override
+		public int minThreads() {
+			return this.min;
+		}
+
+		@Override
+		public int maxThreads() {
+			return 1000;
+		}
+
+		@Override
+		public int corePoolSize() {
+			return this.core;
+		}
+
+		@Override
+		public int maxPoolSize() {
+			return this.max;
+		}
+
+		@Override
+		public int liveThreads() {
+			return this.live;
+		}
+
+		@Override
+		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
+			this.core = corePoolSize;
+			this.max = maxPoolSize;
+			return List.of();
+		}
+
+	}
+
+}
