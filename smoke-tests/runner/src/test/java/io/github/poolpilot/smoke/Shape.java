@@ -7,6 +7,8 @@ package io.github.poolpilot.smoke;
  */
 enum Shape {
 
+	NO_WEB("no-web", "no-web", NoWebSmokeTests.class),
+
 	WEBMVC_ACTUATOR("webmvc-actuator", "webmvc-actuator", WebMvcActuatorSmokeTests.class),
 
 	SECURITY("security", "security", SecuritySmokeTests.class),
