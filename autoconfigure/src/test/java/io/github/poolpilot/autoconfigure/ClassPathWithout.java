@@ -3,7 +3,11 @@ package io.github.poolpilot.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
 
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -24,6 +28,10 @@ final class ClassPathWithout extends FilteredClassLoader {
 
 	private final List<String> hidden;
 
+	private final List<String> hiddenPaths;
+
+	private final List<String> hiddenJars;
+
 	/**
 	 * Hide the classes of some packages.
 	 * @param packages the packages' names, such as
@@ -32,6 +40,8 @@ final class ClassPathWithout extends FilteredClassLoader {
 	ClassPathWithout(String... packages) {
 		super(packages);
 		this.hidden = Arrays.asList(packages);
+		this.hiddenPaths = this.hidden.stream().map((name) -> name.replace('.', '/') + "/").toList();
+		this.hiddenJars = jars(getParent(), this.hiddenPaths);
 	}
 
 	@Override
@@ -62,6 +72,63 @@ final class ClassPathWithout extends FilteredClassLoader {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * The jars that hold the hidden packages: what else they hold (their
+	 * {@code META-INF/spring} lists) is hidden too.
+	 */
+	private static List<String> jars(ClassLoader parent, List<String> paths) {
+		List<String> jars = new ArrayList<>();
+		for (String path : paths) {
+			try {
+				for (URL url : Collections.list(parent.getResources(path))) {
+					String location = url.toString();
+					if (location.startsWith("jar:") && location.contains("!/")) {
+						jars.add(location.substring(0, location.indexOf("!/") + 2));
+					}
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return jars;
+	}
+
+	@Override
+	public URL getResource(String name) {
+		URL url = isHidden(name) ? null : super.getResource(name);
+		return (url != null && !isHidden(url)) ? url : null;
+	}
+
+	@Override
+	public Enumeration<URL> getResources(String name) throws IOException {
+		if (isHidden(name)) {
+			return Collections.emptyEnumeration();
+		}
+		return Collections
+			.enumeration(Collections.list(super.getResources(name)).stream().filter((url) -> !isHidden(url)).toList());
+	}
+
+	@Override
+	public InputStream getResourceAsStream(String name) {
+		URL url = getResource(name);
+		try {
+			return (url != null) ? url.openStream() : null;
+		}
+		catch (IOException ex) {
+			return null;
+		}
+	}
+
+	private boolean isHidden(String name) {
+		return this.hiddenPaths.stream().anyMatch(name::startsWith);
+	}
+
+	private boolean isHidden(URL url) {
+		String location = url.toString();
+		return this.hiddenJars.stream().anyMatch(location::startsWith);
 	}
 
 	/**

@@ -2,23 +2,16 @@ package io.github.poolpilot.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
-import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplicationContext;
-import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with poolpilot, and the features that need it step aside while the others stay.
  * poolpilot's classes are loaded as the application would load them
  * ({@link ClassPathWithout}), so that a bean method's signature naming a missing type
- * fails here as it fails there. Each context has the auto-configurations an application
- * would have of Spring Boot's and Resilience4j's, where their jars are there, and all of
- * poolpilot's.
+ * fails here as it fails there, and the auto-configurations are imported by name
+ * ({@link MatrixAutoConfigurations}): all of poolpilot's, and those of Spring Boot and
+ * Resilience4j that meet them where their jars are there.
  *
  * @author poolpilot authors
  */
@@ -45,7 +38,11 @@ class ClasspathMatrixTests {
 
 	private static final String[] ACTUATOR = { "org.springframework.boot.actuate" };
 
-	private static final String[] MICROMETER = { "io.micrometer", "org.springframework.boot.micrometer" };
+	/**
+	 * Micrometer, and Resilience4j's Spring Boot module, which needs it.
+	 */
+	private static final String[] MICROMETER = { "io.micrometer", "org.springframework.boot.micrometer",
+			"io.github.resilience4j.springboot" };
 
 	private static final String[] PROMETHEUS = { "io.micrometer.prometheusmetrics", "io.prometheus" };
 
@@ -63,39 +60,8 @@ class ClasspathMatrixTests {
 
 	private static final String[] SERVLET_API = { "jakarta.servlet" };
 
-	/**
-	 * Spring Boot's and Resilience4j's auto-configurations that meet poolpilot's, as an
-	 * application with their jars has them.
-	 */
-	private static final List<String> OTHERS = List.of(
-			"org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration",
-			"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
-			"org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration",
-			"org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration",
-			"org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration",
-			"org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration",
-			"org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration",
-			"org.springframework.boot.actuate.autoconfigure.endpoint.jackson.JacksonEndpointAutoConfiguration",
-			"org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration",
-			"org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration",
-			"org.springframework.boot.servlet.autoconfigure.actuate.web.ServletManagementContextAutoConfiguration",
-			"org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration",
-			"org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration",
-			"org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration",
-			"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-			"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-			"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-			"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration",
-			"org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
-			"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-			"io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
-			"io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration");
-
 	private static final String[] PROPERTIES = { "poolpilot.pools.work.min-threads=1",
-			"poolpilot.pools.work.max-threads=2", "poolpilot.pools.work.resilience.circuit-breaker=work",
+			"poolpilot.pools.work.max-threads=2",
 			"management.endpoints.web.exposure.include=threadpools,health,prometheus",
 			"management.endpoint.threadpools.access=UNRESTRICTED", "spring.main.banner-mode=off" };
 
@@ -113,62 +79,185 @@ class ClasspathMatrixTests {
 
 	private static final String CIRCUIT_BREAKERS = "poolpilotCircuitBreakerGuards";
 
+	private static final String TIME_LIMITERS = "poolpilotTimeLimiterGuards";
+
+	private static final String HTTP_POOL = "poolpilotHttpPool";
+
+	private static final String TOMCAT_CUSTOMIZER = "poolpilotTomcatHttpPoolCustomizer";
+
+	private static final String JETTY_CUSTOMIZER = "poolpilotJettyHttpPoolCustomizer";
+
 	@Test
 	void withoutJacksonTheKeysAreCheckedAndEverythingElseStarts() {
 		ClassPathWithout classPath = new ClassPathWithout(JACKSON);
-		servlet(classPath).run((context) -> {
-			assertThat(context).hasBean("work").hasBean(ENDPOINT).hasBean(BODY_CHECK).hasBean(METERS);
-		});
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(BODY_CHECK)
+			.hasBean(METERS)
+			.hasBean(REJECTIONS));
 		servlet(classPath).withPropertyValues("poolpilot.pools.work.max-thread=2")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("'poolpilot.pools.work.max-thread'"));
 		plain(classPath).run((context) -> assertThat(context).hasNotFailed().hasBean("work"));
 	}
 
+	@Test
+	void withoutSpringMvcTheEndpointStaysAndItsServletBodyCheckStepsAside() {
+		ClassPathWithout classPath = new ClassPathWithout(WEBMVC);
+		plain(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(HEALTH)
+			.hasBean(METERS)
+			.doesNotHaveBean(BODY_CHECK));
+	}
+
+	@Test
+	void withoutWebFluxAServletApplicationHasEverything() {
+		ClassPathWithout classPath = new ClassPathWithout(WEBFLUX);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(BODY_CHECK)
+			.hasBean(REJECTIONS));
+	}
+
+	@Test
+	void withoutActuatorTheEndpointStepsAside() {
+		ClassPathWithout classPath = new ClassPathWithout(ACTUATOR);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(METERS)
+			.hasBean(HEALTH)
+			.hasBean(REJECTIONS)
+			.doesNotHaveBean(ENDPOINT)
+			.doesNotHaveBean(BODY_CHECK));
+		plain(classPath).run((context) -> assertThat(context).hasNotFailed().hasBean("work"));
+	}
+
+	@Test
+	void withoutMicrometerTheMetersStepAside() {
+		ClassPathWithout classPath = new ClassPathWithout(MICROMETER);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(HEALTH)
+			.doesNotHaveBean(METERS));
+	}
+
+	@Test
+	void withoutThePrometheusRegistryTheMetersGoToTheOthers() {
+		ClassPathWithout classPath = new ClassPathWithout(PROMETHEUS);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(METERS)
+			.doesNotHaveBean(PROMETHEUS_REGISTRY));
+	}
+
+	@Test
+	void withoutSpringSecurityEverythingStarts() {
+		ClassPathWithout classPath = new ClassPathWithout(SECURITY);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(BODY_CHECK)
+			.hasBean(METERS)
+			.hasBean(REJECTIONS));
+	}
+
+	@Test
+	void withoutResilience4jItsGuardsStepAsideAndNamingOneIsRefused() {
+		ClassPathWithout classPath = new ClassPathWithout(RESILIENCE4J);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.doesNotHaveBean(CIRCUIT_BREAKERS)
+			.doesNotHaveBean(TIME_LIMITERS));
+		servlet(classPath).withPropertyValues("poolpilot.pools.work.resilience.circuit-breaker=work")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.pools.work.resilience.circuit-breaker"));
+	}
+
+	@Test
+	void withoutSpringDataRedisTheApplicationStartsAndAClusterIsRefused() {
+		ClassPathWithout classPath = new ClassPathWithout(REDIS);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed().hasBean("work").hasBean(ENDPOINT));
+		servlet(classPath).withPropertyValues("poolpilot.cluster.enabled=true", "poolpilot.cluster.group=matrix")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.cluster.enabled")
+				.hasMessageContaining("spring-boot-starter-data-redis"));
+	}
+
+	@Test
+	void withoutTomcatTheWebServersPoolIsJettys() {
+		ClassPathWithout classPath = new ClassPathWithout(TOMCAT);
+		servlet(classPath).withPropertyValues("poolpilot.web-server.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasBean(HTTP_POOL)
+				.hasBean(JETTY_CUSTOMIZER)
+				.doesNotHaveBean(TOMCAT_CUSTOMIZER));
+	}
+
+	@Test
+	void withoutJettyTheWebServersPoolIsTomcats() {
+		ClassPathWithout classPath = new ClassPathWithout(JETTY);
+		servlet(classPath).withPropertyValues("poolpilot.web-server.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasBean(HTTP_POOL)
+				.hasBean(TOMCAT_CUSTOMIZER)
+				.doesNotHaveBean(JETTY_CUSTOMIZER));
+	}
+
+	@Test
+	void withoutTheServletApiTheWebFeaturesStepAside() {
+		ClassPathWithout classPath = new ClassPathWithout(SERVLET_API);
+		plain(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(METERS)
+			.doesNotHaveBean(BODY_CHECK)
+			.doesNotHaveBean(REJECTIONS)
+			.doesNotHaveBean(HTTP_POOL));
+	}
+
+	@Test
+	void everyAutoConfigurationOfPoolpilotIsInTheMatrix() throws IOException {
+		assertThat(lines("/META-INF/spring/io.github.poolpilot.autoconfigure.MatrixAutoConfigurations.imports"))
+			.containsAll(lines("/META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports"));
+	}
+
+	private static List<String> lines(String resource) throws IOException {
+		try (InputStream in = ClasspathMatrixTests.class.getResourceAsStream(resource)) {
+			return new String(Objects.requireNonNull(in, resource).readAllBytes(), StandardCharsets.UTF_8).lines()
+				.map(String::strip)
+				.filter((line) -> !line.isEmpty())
+				.toList();
+		}
+	}
+
 	private static ApplicationContextRunner plain(ClassPathWithout classPath) {
 		return new ApplicationContextRunner().withClassLoader(classPath)
-			.withConfiguration(autoConfigurations(classPath))
+			.withUserConfiguration(Application.class)
 			.withPropertyValues(PROPERTIES);
 	}
 
 	private static WebApplicationContextRunner servlet(ClassPathWithout classPath) {
 		return new WebApplicationContextRunner().withClassLoader(classPath)
-			.withConfiguration(autoConfigurations(classPath))
+			.withUserConfiguration(Application.class)
 			.withPropertyValues(PROPERTIES);
 	}
 
 	private static ReactiveWebApplicationContextRunner reactive(ClassPathWithout classPath) {
 		return new ReactiveWebApplicationContextRunner().withClassLoader(classPath)
-			.withConfiguration(autoConfigurations(classPath))
+			.withUserConfiguration(Application.class)
 			.withPropertyValues(PROPERTIES);
 	}
 
-	/**
-	 * The auto-configurations an application with this class path has: poolpilot's all,
-	 * the others where their jar is there. They are sorted with the class path as the
-	 * thread's, where Spring Boot looks their sorted names up again.
-	 */
-	private static AutoConfigurations autoConfigurations(ClassPathWithout classPath) {
-		List<String> names = new ArrayList<>(OTHERS);
-		try (InputStream in = ClasspathMatrixTests.class
-			.getResourceAsStream("/META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports")) {
-			new String(Objects.requireNonNull(in).readAllBytes(), StandardCharsets.UTF_8).lines()
-				.filter((line) -> line.startsWith("io.github.poolpilot."))
-				.forEach(names::add);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		Class<?>[] classes = names.stream().map(classPath::find).filter(Objects::nonNull).toArray(Class<?>[]::new);
-		Thread thread = Thread.currentThread();
-		ClassLoader previous = thread.getContextClassLoader();
-		thread.setContextClassLoader(classPath);
-		try {
-			return AutoConfigurations.of(classes);
-		}
-		finally {
-			thread.setContextClassLoader(previous);
-		}
+	@Configuration(proxyBeanMethods = false)
+	@MatrixAutoConfigurations
+	static class Application {
+
 	}
 
 }
