@@ -1,10 +1,17 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,28 +25,46 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.SystemEnvironmentOrigin;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.ClassUtils;
 
 /**
  * Fails start-up on a {@code poolpilot.*} key that poolpilot does not have, naming the
  * nearest one it has: Spring Boot's binder ignores unknown keys, so a typo such as
  * {@code max-thread} would otherwise leave a default in place without a word. Every
- * property source of the environment is read through Spring Boot's configuration property
- * names, so relaxed forms ({@code maxThreads}, {@code POOLPILOT_BUDGET_MAXTHREADS}) are
- * matched as the binder matches them.
+ * property source that a person writes (files, command-line arguments, system properties,
+ * test properties) is read through Spring Boot's configuration property names, so relaxed
+ * forms ({@code maxThreads}) are matched as the binder matches them. Environment
+ * variables are only warned about, in one line: a deployment sets {@code POOLPILOT_*}
+ * variables that are not meant for poolpilot (Kubernetes gives every pod
+ * {@code POOLPILOT_SERVICE_HOST}, {@code POOLPILOT_PORT}... when a Service is named
+ * {@code poolpilot}), and Spring Boot ignores the variables it has no use for.
  *
  * @author poolpilot authors
  */
 final class UnknownKeysCheck {
 
+	private static final Log logger = LogFactory.getLog(UnknownKeysCheck.class);
+
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("poolpilot");
+
+	/**
+	 * The environments already warned about: the properties are bound several times at
+	 * start-up, and the warning is said once.
+	 */
+	private static final Set<Environment> warned = Collections
+		.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
 	private UnknownKeysCheck() {
 	}
 
 	/**
-	 * Fail when the environment has a key under {@code poolpilot} that is not known.
+	 * Fail when a property source that a person writes has a key under {@code poolpilot}
+	 * that is not known; warn once about unknown environment variables.
 	 * @param environment the environment
 	 * @throws UnknownPoolpilotPropertyException naming every unknown key
 	 */
@@ -50,16 +75,24 @@ final class UnknownKeysCheck {
 			return;
 		}
 		Map<String, UnknownKey> unknown = new LinkedHashMap<>();
+		Set<String> variables = new TreeSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
+				boolean fromEnvironment = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
 				iterable.stream().filter(PREFIX::isAncestorOf).forEach((name) -> {
 					ConfigurationProperty property = source.getConfigurationProperty(name);
 					Object value = (property != null) ? property.getValue() : null;
 					Unknown miss = keys.find(name, value != null && !"".equals(value));
-					if (miss != null) {
-						String origin = (property != null && property.getOrigin() != null)
-								? String.valueOf(property.getOrigin()) : null;
-						unknown.putIfAbsent(name.toString(), describe(miss, origin));
+					if (miss == null) {
+						return;
+					}
+					Origin origin = (property != null) ? property.getOrigin() : null;
+					if (fromEnvironment) {
+						variables.add(variable(origin, name));
+					}
+					else {
+						unknown.putIfAbsent(name.toString(),
+								describe(miss, (origin != null) ? String.valueOf(origin) : null));
 					}
 				});
 			}
@@ -67,6 +100,21 @@ final class UnknownKeysCheck {
 		if (!unknown.isEmpty()) {
 			throw new UnknownPoolpilotPropertyException(new ArrayList<>(unknown.values()));
 		}
+		if (!variables.isEmpty() && warned.add(environment)) {
+			logger.warn("Environment variables " + variables + " name no poolpilot key and are ignored (a "
+					+ "Kubernetes Service named poolpilot sets such variables; if one was meant for poolpilot, its "
+					+ "keys are listed in the configuration metadata)");
+		}
+	}
+
+	/**
+	 * Return the name of an environment variable as it was set.
+	 */
+	private static String variable(@Nullable Origin origin, ConfigurationPropertyName name) {
+		if (origin instanceof SystemEnvironmentOrigin variable) {
+			return variable.getProperty();
+		}
+		return (origin instanceof PropertySourceOrigin variable) ? variable.getPropertyName() : name.toString();
 	}
 
 	private static UnknownKey describe(Unknown miss, @Nullable String origin) {

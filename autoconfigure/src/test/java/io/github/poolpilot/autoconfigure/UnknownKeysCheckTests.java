@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -14,6 +15,8 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ClassPathResource;
@@ -25,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author poolpilot authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class UnknownKeysCheckTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -155,19 +159,40 @@ class UnknownKeysCheckTests {
 	}
 
 	@Test
-	void aTypoInAnEnvironmentVariableIsRefusedToo() {
-		this.runner
+	void kubernetesServiceVariablesStartTheApplicationWithOneWarning(CapturedOutput output) {
+		Map<String, Object> variables = Map.of("POOLPILOT_SERVICE_HOST", "10.96.12.7", "POOLPILOT_SERVICE_PORT", "8080",
+				"POOLPILOT_PORT", "tcp://10.96.12.7:8080", "POOLPILOT_PORT_8080_TCP", "tcp://10.96.12.7:8080",
+				"POOLPILOT_PORT_8080_TCP_PROTO", "tcp", "POOLPILOT_PORT_8080_TCP_PORT", "8080",
+				"POOLPILOT_PORT_8080_TCP_ADDR", "10.96.12.7", "POOLPILOT_POOLS_WORK_MAXTHREADS", "3");
+		this.runner.withPropertyValues("poolpilot.pools.work.min-threads=1")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(PoolpilotProperties.class).getPools().get("work").getMaxThreads())
+					.isEqualTo(3);
+			});
+		assertThat(output.getOut().lines().filter((line) -> line.contains("Environment variables"))).singleElement()
+			.satisfies((line) -> assertThat(line).contains("POOLPILOT_SERVICE_HOST", "POOLPILOT_PORT_8080_TCP_ADDR")
+				.doesNotContain("POOLPILOT_POOLS_WORK_MAXTHREADS"));
+	}
+
+	@Test
+	void aTypoInAFileIsRefusedWhateverTheEnvironmentHas() {
+		this.runner.withPropertyValues("poolpilot.pools.work.max-thread=4")
 			.withInitializer(
 					(context) -> context.getEnvironment()
 						.getPropertySources()
 						.addFirst(new SystemEnvironmentPropertySource(
 								StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-								Map.of("POOLPILOT_POOLS_WORK_QUEUECAPCITY", "7"))))
+								Map.of("POOLPILOT_SERVICE_HOST", "10.96.12.7"))))
 			.run((context) -> {
 				UnknownPoolpilotPropertyException failure = (UnknownPoolpilotPropertyException) context
 					.getStartupFailure();
 				assertThat(failure.getKeys()).singleElement()
-					.satisfies((key) -> assertThat(key.suggestion()).isEqualTo("poolpilot.pools.work.queue-capacity"));
+					.satisfies((key) -> assertThat(key.suggestion()).isEqualTo("poolpilot.pools.work.max-threads"));
 			});
 	}
 
