@@ -101,8 +101,8 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		List<Planned> pools = new ArrayList<>();
 		properties.getPools()
 			.forEach((name, pool) -> pools
-				.add(new Planned(name, pool.getMinThreads(), pool.getMaxThreads(), pool.getWeight())));
-		return BudgetSizing.initialSizes(properties.getBudget().getMaxThreads(), pools);
+				.add(new Planned(name, pool.getMinThreads(), pool.getMaxThreads(), pool.getInitialThreads())));
+		return BudgetSizing.initialSizes(pools);
 	}
 
 	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize,

@@ -98,8 +98,9 @@ public final class PoolpilotAutoConfiguration {
 						properties.getBudget().getMaxThreads(),
 						"must be at least " + fit.neededMaxThreads()
 								+ " to give every managed pool, the application's own executors included, its "
-								+ "min-threads (" + minimums(registry) + "; or exclude executors with "
-								+ "poolpilot.exclude)");
+								+ "min-threads (" + minimums(registry) + "); or lower their floors "
+								+ "(poolpilot.pools.<name>.min-threads, poolpilot.existing-executors.<bean>.min-threads, "
+								+ "poolpilot.web-server.min-threads), or exclude executors with poolpilot.exclude");
 			}
 		};
 	}

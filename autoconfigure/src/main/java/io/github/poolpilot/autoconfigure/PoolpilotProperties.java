@@ -311,6 +311,12 @@ public class PoolpilotProperties {
 		private int maxThreads = 8;
 
 		/**
+		 * Size the pool starts at, between min-threads and max-threads. When not set, the
+		 * pool starts at min-threads and grows with its load.
+		 */
+		private @Nullable Integer initialThreads;
+
+		/**
 		 * Capacity of the pool's queue, fixed at start.
 		 */
 		private int queueCapacity = 100;
@@ -373,6 +379,14 @@ public class PoolpilotProperties {
 
 		public int getMaxThreads() {
 			return this.maxThreads;
+		}
+
+		public @Nullable Integer getInitialThreads() {
+			return this.initialThreads;
+		}
+
+		public void setInitialThreads(@Nullable Integer initialThreads) {
+			this.initialThreads = initialThreads;
 		}
 
 		public void setMaxThreads(int maxThreads) {

@@ -89,6 +89,11 @@ final class PoolpilotPropertiesValidator {
 					webServer.getCluster().getMaxThreads(),
 					"is not for the web server's pool: a cluster-wide limit is for the pools under poolpilot.pools");
 		}
+		if (webServer.getInitialThreads() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", webServer.getInitialThreads(),
+					"is not for the web server's pool: it starts at min-threads and grows with its requests; "
+							+ "leave the property out");
+		}
 		Resilience resilience = webServer.getResilience();
 		if (resilience.getTimeout() != null || resilience.getTimeLimiter() != null
 				|| resilience.getCircuitBreaker() != null) {
@@ -107,6 +112,12 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getMaxThreads() < pool.getMinThreads()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", pool.getMaxThreads(),
 					"must be at least min-threads (" + pool.getMinThreads() + ")");
+		}
+		Integer initial = pool.getInitialThreads();
+		if (initial != null && (initial < pool.getMinThreads() || initial > pool.getMaxThreads())) {
+			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", initial,
+					"must be between min-threads (" + pool.getMinThreads() + ") and max-threads ("
+							+ pool.getMaxThreads() + "); leave it out to start at min-threads");
 		}
 		if (pool.getQueueCapacity() < 1) {
 			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", pool.getQueueCapacity(),
@@ -142,6 +153,10 @@ final class PoolpilotPropertiesValidator {
 		if (pool.getQueueCapacity() < 0) {
 			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", pool.getQueueCapacity(),
 					"must not be negative (0 hands each task straight to a thread)");
+		}
+		if (pool.getInitialThreads() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", pool.getInitialThreads(),
+					"is for the pools poolpilot creates: an existing executor starts at the sizes its author gave it");
 		}
 		if (pool.isVirtualThreads()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,

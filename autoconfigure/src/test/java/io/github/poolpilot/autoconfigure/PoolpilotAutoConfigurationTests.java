@@ -99,17 +99,27 @@ class PoolpilotAutoConfigurationTests {
 	}
 
 	@Test
-	void poolsStartAtTheirWeightedShareOfTheBudget() {
+	void poolsStartAtTheirMinThreadsOrInitialThreadsNotAtTheirShare() {
 		this.runner
 			.withPropertyValues("poolpilot.budget.max-threads=400", "poolpilot.pools.start.max-threads=300",
-					"poolpilot.pools.start.weight=6", "poolpilot.pools.talk.max-threads=50",
+					"poolpilot.pools.start.min-threads=10", "poolpilot.pools.start.weight=6",
+					"poolpilot.pools.talk.max-threads=50", "poolpilot.pools.talk.initial-threads=20",
 					"poolpilot.pools.stop.max-threads=50", "poolpilot.existing-executors.enabled=false")
 			.run((context) -> {
-				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(300);
-				assertThat(context.getBean("talk", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(50);
-				assertThat(context.getBean("stop", ManagedTaskExecutor.class).getCorePoolSize()).isEqualTo(50);
-				assertThat(context.getBean(PoolRegistry.class).budget().maxThreads()).isEqualTo(400);
+				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(10);
+				assertThat(context.getBean("talk", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(20);
+				assertThat(context.getBean("stop", ManagedTaskExecutor.class).getCorePoolSize()).isEqualTo(1);
+				assertThat(context.getBean(PoolRegistry.class).budget().allocatedThreads()).isEqualTo(31);
 			});
+	}
+
+	@Test
+	void initialThreadsOutsideTheBoundsFailStartUp() {
+		this.runner.withPropertyValues("poolpilot.pools.talk.max-threads=5", "poolpilot.pools.talk.initial-threads=6")
+			.run((context) -> assertThat(
+					new InvalidPoolpilotPropertyFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
+				.contains("'poolpilot.pools.talk.initial-threads'")
+				.contains("must be between min-threads (1) and max-threads (5)"));
 	}
 
 	@Test
@@ -120,8 +130,9 @@ class PoolpilotAutoConfigurationTests {
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
 				assertThat(registry.get("applicationTaskExecutor")).isNotNull();
-				assertThat(registry.budget().allocatedThreads()).isEqualTo(40);
-				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(22);
+				// start 1, talk 1 and Boot's executor 8.
+				assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
+				assertThat(context.getBean("start", ManagedTaskExecutor.class).getMaxPoolSize()).isEqualTo(1);
 			});
 	}
 
@@ -138,7 +149,8 @@ class PoolpilotAutoConfigurationTests {
 				// whose core size is its floor.
 				assertThat(analysis.getAction()).contains("'poolpilot.budget.max-threads'")
 					.contains("must be at least 12")
-					.contains("(applicationTaskExecutor 8 + start 2 + talk 2; or exclude")
+					.contains("(applicationTaskExecutor 8 + start 2 + talk 2); or lower their floors")
+					.contains("poolpilot.existing-executors.<bean>.min-threads")
 					.contains("poolpilot.exclude");
 			});
 	}

@@ -34,15 +34,17 @@ class PoolsConfigurationRefresherTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PoolpilotAutoConfiguration.class))
 		.withPropertyValues("poolpilot.budget.max-threads=20", "poolpilot.pools.talk.min-threads=2",
-				"poolpilot.pools.talk.max-threads=6", "poolpilot.pools.stop.max-threads=4");
+				"poolpilot.pools.talk.max-threads=6", "poolpilot.pools.talk.initial-threads=6",
+				"poolpilot.pools.stop.max-threads=4", "poolpilot.pools.stop.initial-threads=4");
 
 	@Test
 	void newBoundsWeightsBudgetAndTuningSwitchApplyWithoutARestart() {
 		this.runner.run((context) -> {
 			ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
 			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
-			change(context, "poolpilot.pools.talk.max-threads=3", "poolpilot.pools.talk.weight=4",
-					"poolpilot.budget.max-threads=12", "poolpilot.tuning.enabled=false");
+			change(context, "poolpilot.pools.talk.max-threads=3", "poolpilot.pools.talk.initial-threads=3",
+					"poolpilot.pools.talk.weight=4", "poolpilot.budget.max-threads=12",
+					"poolpilot.tuning.enabled=false");
 			assertThat(talk.getBounds()).isEqualTo(new PoolBounds(2, 3));
 			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(3);
 			assertThat(talk.getExecutor().getCorePoolSize()).isEqualTo(3);

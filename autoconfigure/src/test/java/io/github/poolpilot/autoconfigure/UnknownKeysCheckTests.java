@@ -90,7 +90,7 @@ class UnknownKeysCheckTests {
 					+ "    - 'poolpilot.pools.work.colour' (\"poolpilot.pools.work.colour\" from property source "
 					+ "\"test\"): 'poolpilot.pools.work' has no key 'colour'");
 			assertThat(analysis.getAction()).endsWith("'poolpilot.pools.work.colour': the keys of "
-					+ "'poolpilot.pools.work' are await-termination, cluster, keep-alive, max-queue-wait, max-threads, min-threads, "
+					+ "'poolpilot.pools.work' are await-termination, cluster, initial-threads, keep-alive, max-queue-wait, max-threads, min-threads, "
 					+ "queue-capacity, rejection-status, resilience, virtual-threads, weight")
 				.doesNotContain("did you mean");
 		});

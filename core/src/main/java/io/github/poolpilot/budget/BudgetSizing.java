@@ -45,19 +45,19 @@ public final class BudgetSizing {
 	}
 
 	/**
-	 * Return the size each pool starts at: its weighted share of the budget, within its
-	 * bounds.
-	 * @param configured the configured maximum, or {@code null}
+	 * Return the size each pool starts at: its initial threads where it sets them, else
+	 * its min-threads, so that the budget is not spent before any work arrives. A pool
+	 * grows with its load from there (the tuner's fast path meets a step within a pulse
+	 * or two), borrowing what the others leave idle.
 	 * @param pools the pools, as configured
 	 * @return each pool's size by name, in the order given
 	 */
-	public static Map<String, Integer> initialSizes(@Nullable Integer configured, List<Planned> pools) {
-		int budget = maxThreads(configured, pools.stream().mapToInt(Planned::maxThreads));
-		int totalWeight = pools.stream().mapToInt(Planned::weight).sum();
+	public static Map<String, Integer> initialSizes(List<Planned> pools) {
 		Map<String, Integer> sizes = new LinkedHashMap<>();
 		for (Planned pool : pools) {
-			int share = share(budget, pool.weight(), totalWeight);
-			sizes.put(pool.name(), Math.max(pool.minThreads(), Math.min(pool.maxThreads(), share)));
+			Integer initial = pool.initialThreads();
+			sizes.put(pool.name(), (initial != null) ? Math.max(pool.minThreads(), Math.min(pool.maxThreads(), initial))
+					: pool.minThreads());
 		}
 		return sizes;
 	}
@@ -82,9 +82,9 @@ public final class BudgetSizing {
 	 * @param name its name
 	 * @param minThreads its min-threads
 	 * @param maxThreads its max-threads
-	 * @param weight its weight
+	 * @param initialThreads the size it starts at, or {@code null} for its min-threads
 	 */
-	public record Planned(String name, int minThreads, int maxThreads, int weight) {
+	public record Planned(String name, int minThreads, int maxThreads, @Nullable Integer initialThreads) {
 
 	}
 
