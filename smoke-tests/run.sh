@@ -7,13 +7,14 @@
 # Usage: smoke-tests/run.sh    (.ci/run calls it after ./mvnw verify; Maven options, e.g.
 # -Dmaven.repo.local=..., go in MAVEN_ARGS as for ./mvnw)
 #
-# The library is installed into a Maven repository of its own (smoke-tests/target/m2), in
-# front of the usual one, which is only read: nothing of this clone lands in ~/.m2.
+# The library is installed into a Maven repository of its own (target/smoke-tests-m2), in
+# front of the usual one, which is only read: nothing of this clone lands in ~/.m2. The
+# applications are built from clean, so that each jar holds the starter just installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 LOGS=$ROOT/smoke-tests/runner/target/smoke-logs
-REPO=$ROOT/smoke-tests/target/m2
+REPO=$ROOT/target/smoke-tests-m2
 
 # Whatever a test JVM that was itself killed left running: the pid files of the applications
 # still running, each checked to be a smoke application's java before it is killed.
@@ -42,7 +43,7 @@ fi
 echo "Installing the starter into $REPO (reading $BASE_REPO)"
 ./mvnw -B -q -ntp install -DskipTests -Dspring-javaformat.skip=true -pl starter -am \
 	-Dmaven.repo.local="$REPO" -Dmaven.repo.local.tail="$BASE_REPO"
-echo "Building and checking the smoke applications"
-./mvnw -B -ntp -f smoke-tests/pom.xml verify \
+echo "Installed in $(($(date +%s) - started)) s; building and checking the smoke applications"
+./mvnw -B -ntp -f smoke-tests/pom.xml clean verify \
 	-Dmaven.repo.local="$REPO" -Dmaven.repo.local.tail="$BASE_REPO"
 echo "Smoke applications: passed in $(($(date +%s) - started)) s"
