@@ -17,7 +17,9 @@ enum Shape {
 
 	BOOT_4_0("boot-4.0", "boot-4.0", Boot40SmokeTests.class),
 
-	JETTY("jetty", "jetty", JettySmokeTests.class);
+	JETTY("jetty", "jetty", JettySmokeTests.class),
+
+	KUBERNETES_ENVIRONMENT("kubernetes-environment", "webmvc-actuator", KubernetesEnvironmentSmokeTests.class);
 
 	private final String id;
 
