@@ -141,14 +141,21 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		this.taskDecorator = taskDecorator;
 	}
 
+	/**
+	 * Set whether core threads also end once idle for the keep-alive; unlike Spring's,
+	 * applied to the running pool too.
+	 * @param allowCoreThreadTimeOut whether core threads time out
+	 * @throws IllegalArgumentException naming the pool if the running pool's core threads
+	 * are to time out with a keep-alive of 0, changing nothing
+	 */
 	@Override
 	public void setAllowCoreThreadTimeOut(boolean allowCoreThreadTimeOut) {
-		super.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
-		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
 		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
 			managed.asThreadPoolExecutor().allowCoreThreadTimeOut(allowCoreThreadTimeOut);
 		}
+		super.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
+		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
 	}
 
 	@Override
@@ -213,13 +220,19 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		super.setMaxPoolSize(maxPoolSize);
 	}
 
+	/**
+	 * Set the keep-alive, of the running pool too.
+	 * @param keepAliveSeconds the keep-alive in seconds
+	 * @throws IllegalArgumentException naming the pool if the running pool refuses it
+	 * (negative, or 0 while core threads time out), changing nothing
+	 */
 	@Override
 	public void setKeepAliveSeconds(int keepAliveSeconds) {
-		super.setKeepAliveSeconds(keepAliveSeconds);
 		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
 			managed.asThreadPoolExecutor().setKeepAliveTime(keepAliveSeconds, TimeUnit.SECONDS);
 		}
+		super.setKeepAliveSeconds(keepAliveSeconds);
 	}
 
 	@Override

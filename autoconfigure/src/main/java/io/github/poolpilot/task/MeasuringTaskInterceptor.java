@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -24,9 +25,10 @@ import org.springframework.core.task.TaskRejectedException;
  * executors throw.
  * <p>
  * It also keeps the bean's sizes honest: its size setters go through the pool's one
- * checked door (the same checks and errors as a declared pool's), its size getters answer
- * the live pool, and {@code getThreadPoolExecutor()} answers a checked view of the live
- * executor instead of the executor itself, whose setters nothing could intercept.
+ * checked door (the same checks and errors as a declared pool's), its keep-alive is
+ * checked as a declared pool's is, its size getters answer the live pool, and
+ * {@code getThreadPoolExecutor()} answers a checked view of the live executor instead of
+ * the executor itself, whose setters nothing could intercept.
  *
  * @author poolpilot authors
  */
@@ -92,6 +94,13 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				ManagedPool pool = this.existing.getPool();
 				pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
 				return null;
+			}
+			case "setKeepAliveSeconds" -> {
+				if (task instanceof Integer keepAliveSeconds) {
+					// Checked, and refused naming the pool, before the bean keeps it.
+					this.existing.asThreadPoolExecutor().setKeepAliveTime(keepAliveSeconds, TimeUnit.SECONDS);
+				}
+				return invocation.proceed();
 			}
 			default -> {
 				return invocation.proceed();

@@ -176,6 +176,8 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 	static Stream<Arguments> refusedChanges() {
 		Consumer<ThreadPoolTaskExecutor> none = (executor) -> {
 		};
+		Consumer<ThreadPoolTaskExecutor> coreThreadsTimeOut = (executor) -> executor.setAllowCoreThreadTimeOut(true);
+		Consumer<ThreadPoolTaskExecutor> noKeepAlive = (executor) -> executor.setKeepAliveSeconds(0);
 		return Stream.of(refused("the bean's setCorePoolSize(-1)", none, (executor) -> executor.setCorePoolSize(-1)),
 				refused("the bean's setMaxPoolSize(0)", none, (executor) -> executor.setMaxPoolSize(0)),
 				refused("setCorePoolSize(-1)", none,
@@ -185,7 +187,16 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 				refused("setMaximumPoolSize(0)", none,
 						(executor) -> executor.getThreadPoolExecutor().setMaximumPoolSize(0)),
 				refused("setMaximumPoolSize(1) below the core size", none,
-						(executor) -> executor.getThreadPoolExecutor().setMaximumPoolSize(1)));
+						(executor) -> executor.getThreadPoolExecutor().setMaximumPoolSize(1)),
+				refused("the bean's setKeepAliveSeconds(-10)", none, (executor) -> executor.setKeepAliveSeconds(-10)),
+				refused("the bean's setKeepAliveSeconds(0) while core threads time out", coreThreadsTimeOut,
+						(executor) -> executor.setKeepAliveSeconds(0)),
+				refused("setKeepAliveTime(-10 s)", none,
+						(executor) -> executor.getThreadPoolExecutor().setKeepAliveTime(-10, TimeUnit.SECONDS)),
+				refused("setKeepAliveTime(0) while core threads time out", coreThreadsTimeOut,
+						(executor) -> executor.getThreadPoolExecutor().setKeepAliveTime(0, TimeUnit.SECONDS)),
+				refused("allowCoreThreadTimeOut(true) without a keep-alive", noKeepAlive,
+						(executor) -> executor.getThreadPoolExecutor().allowCoreThreadTimeOut(true)));
 	}
 
 	private static Arguments refused(String change, Consumer<ThreadPoolTaskExecutor> settings,

@@ -179,13 +179,29 @@ final class ExistingExecutorView extends ThreadPoolExecutor {
 		return this.live.allowsCoreThreadTimeOut();
 	}
 
+	/**
+	 * Set whether the live executor's core threads time out.
+	 * @param value whether core threads time out
+	 * @throws IllegalArgumentException naming the pool if they are to time out with a
+	 * keep-alive of 0
+	 */
 	@Override
 	public void allowCoreThreadTimeOut(boolean value) {
+		KeepAlive.checkCoreThreadTimeOut(this.existing.getPool().getName(), value,
+				this.live.getKeepAliveTime(TimeUnit.NANOSECONDS));
 		this.live.allowCoreThreadTimeOut(value);
 	}
 
+	/**
+	 * Set the live executor's keep-alive.
+	 * @param time the keep-alive
+	 * @param unit its unit
+	 * @throws IllegalArgumentException naming the pool if it is negative, or 0 while core
+	 * threads time out
+	 */
 	@Override
 	public void setKeepAliveTime(long time, TimeUnit unit) {
+		KeepAlive.check(this.existing.getPool().getName(), unit.toNanos(time), this.live.allowsCoreThreadTimeOut());
 		this.live.setKeepAliveTime(time, unit);
 	}
 

@@ -89,6 +89,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 
 	private static Builder validated(Builder builder) {
 		ManagedPool.checkSizes(builder.name, builder.corePoolSize, builder.maxPoolSize, builder.bounds);
+		KeepAlive.check(builder.name, builder.keepAlive.toNanos(), builder.allowCoreThreadTimeOut);
 		return builder;
 	}
 
@@ -162,6 +163,32 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	@Override
 	public void setMaximumPoolSize(int maximumPoolSize) {
 		this.pool.resize(getCorePoolSize(), maximumPoolSize);
+	}
+
+	/**
+	 * Set how long an idle thread above the core size, or any idle thread when core
+	 * threads time out, lives.
+	 * @param time the keep-alive
+	 * @param unit its unit
+	 * @throws IllegalArgumentException naming the pool if it is negative, or 0 while core
+	 * threads time out
+	 */
+	@Override
+	public void setKeepAliveTime(long time, TimeUnit unit) {
+		KeepAlive.check(this.pool.getName(), unit.toNanos(time), allowsCoreThreadTimeOut());
+		super.setKeepAliveTime(time, unit);
+	}
+
+	/**
+	 * Set whether core threads also end once idle for the keep-alive.
+	 * @param value whether core threads time out
+	 * @throws IllegalArgumentException naming the pool if they are to time out with a
+	 * keep-alive of 0
+	 */
+	@Override
+	public void allowCoreThreadTimeOut(boolean value) {
+		KeepAlive.checkCoreThreadTimeOut(this.pool.getName(), value, getKeepAliveTime(TimeUnit.NANOSECONDS));
+		super.allowCoreThreadTimeOut(value);
 	}
 
 	@Override
@@ -456,6 +483,14 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 
 		int maxPoolSize() {
 			return this.maxPoolSize;
+		}
+
+		Duration keepAlive() {
+			return this.keepAlive;
+		}
+
+		boolean allowsCoreThreadTimeOut() {
+			return this.allowCoreThreadTimeOut;
 		}
 
 		@Nullable RejectedExecutionHandler rejectionPolicy() {

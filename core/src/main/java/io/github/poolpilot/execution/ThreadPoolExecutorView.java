@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
  * rejection policy's executor argument. Every method reads or acts on the virtual pool;
  * the {@code ThreadPoolExecutor} it extends holds no state of its own and never starts a
  * thread. Keep-alive and core thread time-out mean nothing to a pool that keeps no idle
- * thread: they are accepted and ignored.
+ * thread: they are checked and kept as a {@code ThreadPoolExecutor}'s are, and have no
+ * effect.
  *
  * @author poolpilot authors
  */
@@ -147,11 +148,12 @@ final class ThreadPoolExecutorView extends ThreadPoolExecutor {
 
 	@Override
 	public boolean allowsCoreThreadTimeOut() {
-		return false;
+		return this.pool.allowsCoreThreadTimeOut();
 	}
 
 	@Override
 	public void allowCoreThreadTimeOut(boolean value) {
+		this.pool.allowCoreThreadTimeOut(value);
 	}
 
 	@Override
@@ -166,11 +168,12 @@ final class ThreadPoolExecutorView extends ThreadPoolExecutor {
 
 	@Override
 	public void setKeepAliveTime(long time, TimeUnit unit) {
+		this.pool.setKeepAliveTime(time, unit);
 	}
 
 	@Override
 	public long getKeepAliveTime(TimeUnit unit) {
-		return 0;
+		return this.pool.getKeepAliveTime(unit);
 	}
 
 	@Override

@@ -48,7 +48,10 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * tasks started and not yet ended (a virtual pool keeps no idle thread; after a shrink,
  * more may run than the new limit until they end, as threads do);</li>
  * <li>{@code getCorePoolSize()}: kept and checked (core ≤ max) so that resizing reads as
- * for any pool, but without effect: a task waits only when every permit is in use.</li>
+ * for any pool, but without effect: a task waits only when every permit is in use;</li>
+ * <li>{@code getKeepAliveTime} and {@code allowsCoreThreadTimeOut()}: kept and checked as
+ * a {@code ThreadPoolExecutor}'s (the same refusals, with the same messages), without
+ * effect: no thread waits for a task.</li>
  * </ul>
  * It is a plain {@code ExecutorService}; {@link #asThreadPoolExecutor()} adapts it to a
  * {@code ThreadPoolExecutor} for the APIs that demand one.
@@ -135,6 +138,15 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 	private volatile int largestPoolSize;
 
+	/**
+	 * The keep-alive and whether core threads time out, kept and checked as
+	 * {@code ThreadPoolExecutor}'s, without effect: no thread waits for a task. Guarded
+	 * by {@code this}, so that each is checked against the other's current value.
+	 */
+	private long keepAliveNanos;
+
+	private boolean coreThreadsTimeOut;
+
 	private volatile @Nullable ThreadPoolExecutor view;
 
 	/**
@@ -154,6 +166,9 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 					"Pool '" + builder.name() + "' cannot run on virtual threads: " + unsupportedMessage());
 		}
 		ManagedPool.checkSizes(builder.name(), builder.corePoolSize(), builder.maxPoolSize(), builder.bounds());
+		KeepAlive.check(builder.name(), builder.keepAlive().toNanos(), builder.allowsCoreThreadTimeOut());
+		this.keepAliveNanos = builder.keepAlive().toNanos();
+		this.coreThreadsTimeOut = builder.allowsCoreThreadTimeOut();
 		this.queueCapacity = builder.queueCapacity();
 		this.queue = new ArrayBlockingQueue<>(this.queueCapacity);
 		this.threadFactory = builder.threadFactory(true);
@@ -589,6 +604,51 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		if (maximumPoolSize > previous) {
 			startQueued();
 		}
+	}
+
+	/**
+	 * Return the keep-alive, kept as a {@code ThreadPoolExecutor}'s is and without
+	 * effect: a task's thread ends with it.
+	 * @param unit the unit of the answer
+	 * @return the keep-alive
+	 */
+	public synchronized long getKeepAliveTime(TimeUnit unit) {
+		return unit.convert(this.keepAliveNanos, TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Set the keep-alive, checked as a {@code ThreadPoolExecutor}'s is and without
+	 * effect: a task's thread ends with it.
+	 * @param time the keep-alive
+	 * @param unit its unit
+	 * @throws IllegalArgumentException naming the pool if it is negative, or 0 while core
+	 * threads time out
+	 */
+	public synchronized void setKeepAliveTime(long time, TimeUnit unit) {
+		long nanos = unit.toNanos(time);
+		KeepAlive.check(this.pool.getName(), nanos, this.coreThreadsTimeOut);
+		this.keepAliveNanos = nanos;
+	}
+
+	/**
+	 * Return whether core threads time out, kept as a {@code ThreadPoolExecutor}'s is and
+	 * without effect.
+	 * @return whether core threads time out
+	 */
+	public synchronized boolean allowsCoreThreadTimeOut() {
+		return this.coreThreadsTimeOut;
+	}
+
+	/**
+	 * Set whether core threads time out, checked as a {@code ThreadPoolExecutor}'s is and
+	 * without effect: no thread waits for a task.
+	 * @param value whether core threads time out
+	 * @throws IllegalArgumentException naming the pool if they are to time out with a
+	 * keep-alive of 0
+	 */
+	public synchronized void allowCoreThreadTimeOut(boolean value) {
+		KeepAlive.checkCoreThreadTimeOut(this.pool.getName(), value, this.keepAliveNanos);
+		this.coreThreadsTimeOut = value;
 	}
 
 	/**

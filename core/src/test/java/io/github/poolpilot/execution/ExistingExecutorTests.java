@@ -29,6 +29,7 @@ import io.github.poolpilot.testsupport.Blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -218,6 +219,23 @@ class ExistingExecutorTests {
 		view.shutdown();
 		assertThat(view.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(view.isTerminated()).isTrue();
+	}
+
+	@Test
+	void theViewRefusesAKeepAliveAsAManagedPoolDoesNamingThePool() {
+		ThreadPoolExecutor view = this.existing.asThreadPoolExecutor();
+		assertThatIllegalArgumentException().isThrownBy(() -> view.setKeepAliveTime(-10, TimeUnit.SECONDS))
+			.withMessage("keep-alive -10 s of pool 'talk' is negative (allowed: 0 or more)");
+		assertThatIllegalArgumentException().isThrownBy(() -> view.allowCoreThreadTimeOut(true))
+			.withMessageStartingWith("core threads of pool 'talk' cannot time out with a keep-alive of 0");
+		assertThat(this.live.getKeepAliveTime(TimeUnit.NANOSECONDS)).isZero();
+		assertThat(this.live.allowsCoreThreadTimeOut()).isFalse();
+		view.setKeepAliveTime(3, TimeUnit.SECONDS);
+		view.allowCoreThreadTimeOut(true);
+		assertThatIllegalArgumentException().isThrownBy(() -> view.setKeepAliveTime(0, TimeUnit.SECONDS))
+			.withMessageStartingWith("keep-alive 0 of pool 'talk' would end its core threads");
+		assertThat(this.live.getKeepAliveTime(TimeUnit.SECONDS)).isEqualTo(3);
+		assertThat(this.live.allowsCoreThreadTimeOut()).isTrue();
 	}
 
 	private long abandoned() {

@@ -337,6 +337,41 @@ class ManagedExecutorTests {
 	}
 
 	@Test
+	void aRefusedKeepAliveNamesThePoolAndWhatIsAllowedAndChangesNothing() {
+		ManagedExecutor pool = track(
+				ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10).keepAlive(Duration.ofSeconds(30)).build());
+		assertThatIllegalArgumentException().isThrownBy(() -> pool.setKeepAliveTime(-10, TimeUnit.SECONDS))
+			.withMessage("keep-alive -10 s of pool 'talk' is negative (allowed: 0 or more)");
+		pool.allowCoreThreadTimeOut(true);
+		assertThatIllegalArgumentException().isThrownBy(() -> pool.setKeepAliveTime(0, TimeUnit.SECONDS))
+			.withMessage("keep-alive 0 of pool 'talk' would end its core threads, which may time out, as soon as "
+					+ "they are idle (allowed: more than 0, or core threads that do not time out)");
+		assertThat(pool.getKeepAliveTime(TimeUnit.SECONDS)).isEqualTo(30);
+		pool.allowCoreThreadTimeOut(false);
+		pool.setKeepAliveTime(0, TimeUnit.SECONDS);
+		assertThatIllegalArgumentException().isThrownBy(() -> pool.allowCoreThreadTimeOut(true))
+			.withMessage("core threads of pool 'talk' cannot time out with a keep-alive of 0 (allowed: once its "
+					+ "keep-alive is more than 0)");
+		assertThat(pool.allowsCoreThreadTimeOut()).isFalse();
+		assertThat(pool.getKeepAliveTime(TimeUnit.NANOSECONDS)).isZero();
+	}
+
+	@Test
+	void buildingWithARefusedKeepAliveFailsNamingThePool() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+				.keepAlive(Duration.ofMillis(-1500))
+				.build())
+			.withMessage("keep-alive -1500 ms of pool 'talk' is negative (allowed: 0 or more)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+				.keepAlive(Duration.ZERO)
+				.allowCoreThreadTimeOut(true)
+				.build())
+			.withMessageStartingWith("keep-alive 0 of pool 'talk' would end its core threads");
+	}
+
+	@Test
 	void threadsAreNamedAfterThePool() throws Exception {
 		ManagedExecutor pool = pool(1, 1, 1);
 		assertThat(pool.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS)).isEqualTo("test-1");

@@ -146,6 +146,22 @@ abstract class ThreadPoolExecutorConformance {
 	}
 
 	@Test
+	void aKeepAliveIsNeverNegativeNorZeroWhileCoreThreadsTimeOut() {
+		ThreadPoolExecutor executor = newTracked(new Settings(1, 2, 1).keepAlive(Duration.ofSeconds(5)));
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setKeepAliveTime(-1, TimeUnit.SECONDS));
+		assertThat(executor.getKeepAliveTime(TimeUnit.SECONDS)).isEqualTo(5);
+		executor.allowCoreThreadTimeOut(true);
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setKeepAliveTime(0, TimeUnit.SECONDS));
+		assertThat(executor.getKeepAliveTime(TimeUnit.SECONDS)).isEqualTo(5);
+		assertThat(executor.allowsCoreThreadTimeOut()).isTrue();
+		executor.allowCoreThreadTimeOut(false);
+		executor.setKeepAliveTime(0, TimeUnit.SECONDS);
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.allowCoreThreadTimeOut(true));
+		assertThat(executor.allowsCoreThreadTimeOut()).isFalse();
+		assertThat(executor.getKeepAliveTime(TimeUnit.NANOSECONDS)).isZero();
+	}
+
+	@Test
 	void executeRunsTheTaskOnAPoolThread() {
 		ThreadPoolExecutor executor = executor(1, 1, 1);
 		Task task = new Task();

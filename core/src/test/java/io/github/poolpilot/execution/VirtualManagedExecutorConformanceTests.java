@@ -15,6 +15,7 @@ import io.github.poolpilot.pool.PoolBounds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -22,7 +23,8 @@ import static org.awaitility.Awaitility.await;
  * {@link VirtualManagedExecutor} ({@link VirtualManagedExecutor#asThreadPoolExecutor()}),
  * the hooks being the virtual executor's own. The tests overridden here pin its
  * deliberate differences: its size is a limit on the tasks running at once, and it keeps
- * no idle thread.
+ * no idle thread (its keep-alive and core thread time-out are checked and kept, without
+ * effect).
  *
  * @author poolpilot authors
  */
@@ -99,17 +101,17 @@ class VirtualManagedExecutorConformanceTests extends ThreadPoolExecutorConforman
 	}
 
 	/**
-	 * Difference: no thread is kept idle, so a keep-alive time means nothing: it is
-	 * accepted and ignored, and the pool size (the permits in use) is 0 as soon as the
-	 * tasks ended.
+	 * Difference: no thread is kept idle, so a keep-alive time has no effect: it is
+	 * checked and read back as a {@code ThreadPoolExecutor}'s is, and the pool size (the
+	 * permits in use) is 0 as soon as the tasks ended.
 	 */
 	@Override
 	@Test
 	void threadsAboveTheCoreSizeEndOnceIdleForTheKeepAliveTime() {
 		ThreadPoolExecutor executor = newTracked(new Settings(1, 2, 1).keepAlive(Duration.ofMillis(100)));
-		assertThat(executor.getKeepAliveTime(TimeUnit.MILLISECONDS)).isZero();
+		assertThat(executor.getKeepAliveTime(TimeUnit.MILLISECONDS)).isEqualTo(100);
 		executor.setKeepAliveTime(5, TimeUnit.SECONDS);
-		assertThat(executor.getKeepAliveTime(TimeUnit.MILLISECONDS)).isZero();
+		assertThat(executor.getKeepAliveTime(TimeUnit.MILLISECONDS)).isEqualTo(5000);
 		fillTwoThreads(executor);
 		this.release.countDown();
 		await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 3);
@@ -118,18 +120,24 @@ class VirtualManagedExecutorConformanceTests extends ThreadPoolExecutorConforman
 
 	/**
 	 * Difference: with no idle thread kept there is no core thread to time out:
-	 * {@code allowCoreThreadTimeOut} is accepted and ignored, even with no keep-alive.
+	 * {@code allowCoreThreadTimeOut} is checked and read back as a
+	 * {@code ThreadPoolExecutor}'s is, and has no effect: the pool size is 0 once the
+	 * tasks ended, whether core threads time out or not.
 	 */
 	@Override
 	@Test
 	void coreThreadsTimeOutOnlyWhenAllowed() {
-		ThreadPoolExecutor executor = newTracked(new Settings(1, 1, 1).keepAlive(Duration.ZERO));
-		executor.allowCoreThreadTimeOut(true);
+		ThreadPoolExecutor executor = newTracked(new Settings(1, 1, 1).keepAlive(Duration.ofSeconds(60)));
 		assertThat(executor.allowsCoreThreadTimeOut()).isFalse();
 		Task task = new Task();
 		executor.execute(task);
 		await().atMost(WAIT).until(task::ran);
 		await().atMost(WAIT).until(() -> executor.getPoolSize() == 0);
+		executor.allowCoreThreadTimeOut(true);
+		assertThat(executor.allowsCoreThreadTimeOut()).isTrue();
+		ThreadPoolExecutor noKeepAlive = newTracked(new Settings(1, 1, 1).keepAlive(Duration.ZERO));
+		assertThatIllegalArgumentException().isThrownBy(() -> noKeepAlive.allowCoreThreadTimeOut(true));
+		assertThat(noKeepAlive.allowsCoreThreadTimeOut()).isFalse();
 	}
 
 	/**

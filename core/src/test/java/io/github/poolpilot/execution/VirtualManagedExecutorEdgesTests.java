@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,8 @@ import io.github.poolpilot.testsupport.Blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -54,6 +57,72 @@ class VirtualManagedExecutorEdgesTests {
 		assertThatExceptionOfType(InvalidPoolSizeException.class)
 			.isThrownBy(() -> ManagedExecutor.builder("large", new PoolBounds(1, 4), 10).sizes(1, 8).buildVirtual())
 			.withMessage("maxPoolSize 8 of pool 'large' is above its max-threads 4 (allowed: 1 to 4)");
+	}
+
+	/**
+	 * A virtual pool keeps no idle thread, so its keep-alive and core thread time-out
+	 * have no effect; it still refuses what a platform pool refuses, with the same
+	 * message, and reads back what it took.
+	 */
+	@Test
+	void keepAliveAndCoreThreadTimeOutAreRefusedAsAPlatformPoolRefusesThem() {
+		ManagedExecutor platform = ManagedExecutor.builder("talk", new PoolBounds(1, 16), 10)
+			.sizes(1, 1)
+			.keepAlive(Duration.ofSeconds(60))
+			.build();
+		try {
+			ThreadPoolExecutor view = this.pool.asThreadPoolExecutor();
+			assertThat(view.getKeepAliveTime(TimeUnit.SECONDS)).isEqualTo(60);
+			assertSameRefusal(platform, view, (executor) -> executor.setKeepAliveTime(-10, TimeUnit.SECONDS));
+			view.setKeepAliveTime(3, TimeUnit.SECONDS);
+			platform.setKeepAliveTime(3, TimeUnit.SECONDS);
+			view.allowCoreThreadTimeOut(true);
+			platform.allowCoreThreadTimeOut(true);
+			assertThat(this.pool.allowsCoreThreadTimeOut()).isTrue();
+			assertSameRefusal(platform, view, (executor) -> executor.setKeepAliveTime(0, TimeUnit.SECONDS));
+			view.allowCoreThreadTimeOut(false);
+			platform.allowCoreThreadTimeOut(false);
+			view.setKeepAliveTime(0, TimeUnit.SECONDS);
+			platform.setKeepAliveTime(0, TimeUnit.SECONDS);
+			assertSameRefusal(platform, view, (executor) -> executor.allowCoreThreadTimeOut(true));
+			assertThat(this.pool.getKeepAliveTime(TimeUnit.NANOSECONDS)).isZero();
+		}
+		finally {
+			platform.shutdownNow();
+		}
+	}
+
+	@Test
+	void buildingWithARefusedKeepAliveFailsAsForAPlatformPool() {
+		ManagedExecutor.Builder negative = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+			.keepAlive(Duration.ofSeconds(-10));
+		assertThatIllegalArgumentException().isThrownBy(negative::buildVirtual)
+			.withMessage("keep-alive -10 s of pool 'talk' is negative (allowed: 0 or more)");
+		ManagedExecutor.Builder zero = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+			.keepAlive(Duration.ZERO)
+			.allowCoreThreadTimeOut(true);
+		assertThatIllegalArgumentException().isThrownBy(zero::buildVirtual)
+			.withMessageStartingWith("keep-alive 0 of pool 'talk' would end its core threads");
+	}
+
+	/**
+	 * Apply a change both pools refuse: the same message, and neither changed.
+	 */
+	private static void assertSameRefusal(ThreadPoolExecutor platform, ThreadPoolExecutor virtual,
+			Consumer<ThreadPoolExecutor> change) {
+		long platformKeepAlive = platform.getKeepAliveTime(TimeUnit.NANOSECONDS);
+		long virtualKeepAlive = virtual.getKeepAliveTime(TimeUnit.NANOSECONDS);
+		boolean platformTimeOut = platform.allowsCoreThreadTimeOut();
+		boolean virtualTimeOut = virtual.allowsCoreThreadTimeOut();
+		Throwable platformRefusal = catchThrowable(() -> change.accept(platform));
+		Throwable virtualRefusal = catchThrowable(() -> change.accept(virtual));
+		assertThat(platformRefusal).isInstanceOf(IllegalArgumentException.class);
+		assertThat(virtualRefusal).isInstanceOf(IllegalArgumentException.class)
+			.hasMessage(platformRefusal.getMessage());
+		assertThat(platform.getKeepAliveTime(TimeUnit.NANOSECONDS)).isEqualTo(platformKeepAlive);
+		assertThat(virtual.getKeepAliveTime(TimeUnit.NANOSECONDS)).isEqualTo(virtualKeepAlive);
+		assertThat(platform.allowsCoreThreadTimeOut()).isEqualTo(platformTimeOut);
+		assertThat(virtual.allowsCoreThreadTimeOut()).isEqualTo(virtualTimeOut);
 	}
 
 	@Test
