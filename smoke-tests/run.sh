@@ -12,18 +12,18 @@
 # applications are built from clean, so that each jar holds the starter just installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
+ROOT=$(pwd -P)
 LOGS=$ROOT/smoke-tests/runner/target/smoke-logs
 REPO=$ROOT/target/smoke-tests-m2
 
 # Whatever a test JVM that was itself killed left running: the pid files of the applications
-# still running, each checked to be a smoke application's java before it is killed.
+# still running, each checked to be a smoke application of this clone before it is killed.
 kill_leftovers() {
 	local file pid
 	for file in "$LOGS"/*.pid; do
 		[ -e "$file" ] || continue
 		pid=$(cat "$file")
-		if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "smoke-tests/.*\.jar"; then
+		if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$ROOT/smoke-tests/"; then
 			echo "Killing smoke application $pid, left running ($file)" >&2
 			kill -9 "$pid" 2>/dev/null || true
 		fi
