@@ -160,12 +160,16 @@ public final class PoolpilotAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	PoolSampler poolpilotPoolSampler(PoolRegistry registry, PoolpilotProperties properties, Tuner tuner,
-			ObjectProvider<HistoryFeed> history) {
+			ObjectProvider<HistoryFeed> history, ObjectProvider<ExistingExecutorsPostProcessor> existingExecutors) {
 		HistoryFeed feed = history.getIfAvailable();
-		Runnable afterWindow = (feed != null) ? () -> {
+		BoundedQueueNotice notice = new BoundedQueueNotice(registry, existingExecutors::getIfAvailable);
+		Runnable afterWindow = () -> {
 			tuner.tick();
-			feed.afterWindow();
-		} : tuner::tick;
+			if (feed != null) {
+				feed.afterWindow();
+			}
+			notice.afterWindow();
+		};
 		return new PoolSampler(registry, properties.getMeasurement().getWindow(), afterWindow,
 				properties.getTuning().getFastPathInterval(), tuner::pulse);
 	}

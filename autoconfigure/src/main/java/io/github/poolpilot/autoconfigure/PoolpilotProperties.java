@@ -282,7 +282,7 @@ public class PoolpilotProperties {
 		private boolean enabled;
 
 		public WebServer() {
-			setMinThreads(10);
+			super(10);
 			setMaxThreads(200);
 			setQueueCapacity(100);
 			setRejectionStatus(503);
@@ -301,9 +301,17 @@ public class PoolpilotProperties {
 	public static class Pool {
 
 		/**
-		 * Smallest size the tuner or a manual change may give the pool.
+		 * Smallest size the tuner or a manual change may give the pool. Unless set, its
+		 * default, or max-threads where that is lower.
 		 */
-		private int minThreads = 1;
+		private @Nullable Integer minThreads;
+
+		/**
+		 * What min-threads is unless set (or max-threads, where that is lower): a pool
+		 * given only a small max-threads starts rather than fail on a default it did not
+		 * choose.
+		 */
+		private final int defaultMinThreads;
 
 		/**
 		 * Largest size the tuner or a manual change may give the pool.
@@ -369,8 +377,16 @@ public class PoolpilotProperties {
 			return this.cluster;
 		}
 
+		public Pool() {
+			this(1);
+		}
+
+		protected Pool(int defaultMinThreads) {
+			this.defaultMinThreads = defaultMinThreads;
+		}
+
 		public int getMinThreads() {
-			return this.minThreads;
+			return (this.minThreads != null) ? this.minThreads : Math.min(this.defaultMinThreads, this.maxThreads);
 		}
 
 		public void setMinThreads(int minThreads) {

@@ -100,8 +100,11 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 		}
 		this.settingsByBean.put(beanName, settings);
 		this.ownSettings.put(beanName, own);
-		if (own.unboundedQueue()) {
-			logger.warn("ThreadPoolTaskExecutor '" + beanName + "' had an unbounded queue: poolpilot bounded it at "
+		// Said at debug: Boot's applicationTaskExecutor has an unbounded queue in every
+		// application, most of which never fill it; BoundedQueueNotice warns when the
+		// bound refuses a task.
+		if (own.unboundedQueue() && logger.isDebugEnabled()) {
+			logger.debug("ThreadPoolTaskExecutor '" + beanName + "' had an unbounded queue: poolpilot bounded it at "
 					+ settings.queueCapacity() + " tasks with at most " + settings.maxPoolSize()
 					+ " threads (poolpilot.existing-executors.queue-capacity, or poolpilot.existing-executors."
 					+ beanName + ".queue-capacity and .max-threads). Set its queue capacity, or list it in "

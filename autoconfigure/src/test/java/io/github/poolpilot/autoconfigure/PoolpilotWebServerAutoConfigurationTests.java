@@ -51,6 +51,29 @@ class PoolpilotWebServerAutoConfigurationTests {
 		});
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "8, 8", "1, 1", "10, 10", "11, 10", "200, 10" })
+	void aMaxThreadsAloneBelowTheDefaultMinThreadsIsTheMinThreadsToo(int maxThreads, int minThreads) {
+		this.runner
+			.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.web-server.max-threads=" + maxThreads)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+				assertThat(http.minThreads()).isEqualTo(minThreads);
+				assertThat(http.maxThreads()).isEqualTo(maxThreads);
+			});
+	}
+
+	@Test
+	void aMinThreadsSetAboveMaxThreadsIsRefusedNamingBoth() {
+		this.runner
+			.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.web-server.min-threads=9",
+					"poolpilot.web-server.max-threads=8")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.web-server.max-threads")
+				.hasMessageContaining("min-threads (9)"));
+	}
+
 	@Test
 	void itsMinThreadsCountAgainstTheBudget() {
 		this.runner

@@ -11,8 +11,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,8 +21,6 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.testsupport.Blocking;
 
-import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,6 +29,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.TaskDecorator;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -174,20 +171,51 @@ class ExistingExecutorsPostProcessorTests {
 	}
 
 	@Test
-	void bootsApplicationTaskExecutorIsManagedWithABoundedQueueAndOneWarning(CapturedOutput output) {
-		// The tests' log leaves out this warning, which every context with Boot's
-		// executor prints.
-		Logger logger = (Logger) LoggerFactory.getLogger(ExistingExecutorsPostProcessor.class);
-		Level level = logger.getLevel();
-		logger.setLevel(Level.WARN);
+	void bootsApplicationTaskExecutorIsManagedWithABoundedQueueAndNoWarningUntilItIsFull(CapturedOutput output) {
+		String warning = "ThreadPoolTaskExecutor 'applicationTaskExecutor' refused a task: its queue, unbounded in "
+				+ "its own settings, was bounded by poolpilot at 1 tasks with at most 1 threads";
+		this.runner
+			.withPropertyValues("poolpilot.existing-executors.queue-capacity=1",
+					"spring.task.execution.pool.max-size=1", "spring.task.execution.pool.core-size=1",
+					"poolpilot.measurement.window=200ms")
+			.run((context) -> {
+				assertThat(output.getAll()).doesNotContain("applicationTaskExecutor' had an unbounded queue")
+					.doesNotContain(warning);
+				ThreadPoolTaskExecutor executor = context.getBean("applicationTaskExecutor",
+						ThreadPoolTaskExecutor.class);
+				CountDownLatch release = new CountDownLatch(1);
+				try {
+					executor.execute(() -> awaitQuietly(release));
+					executor.execute(() -> awaitQuietly(release));
+					assertThatExceptionOfType(TaskRejectedException.class)
+						.isThrownBy(() -> executor.execute(() -> awaitQuietly(release)));
+					assertThatExceptionOfType(TaskRejectedException.class)
+						.isThrownBy(() -> executor.execute(() -> awaitQuietly(release)));
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(output.getAll()).contains(warning));
+				}
+				finally {
+					release.countDown();
+				}
+				// Two refusals, several windows: one warning.
+				await().during(Duration.ofMillis(300))
+					.atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(output.getAll().split(warning, -1)).hasSize(2));
+			});
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
 		try {
-			runWithBootsExecutor();
+			latch.await();
 		}
-		finally {
-			logger.setLevel(level);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
-		String warning = "ThreadPoolTaskExecutor 'applicationTaskExecutor' had an unbounded queue";
-		assertThat(output.getAll().split(warning, -1)).hasSize(2);
+	}
+
+	@Test
+	void bootsApplicationTaskExecutorIsManagedWithABoundedQueue() {
+		runWithBootsExecutor();
 	}
 
 	private void runWithBootsExecutor() {
