@@ -192,10 +192,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	@Override
 	public CompletableFuture<Void> submitCompletable(Runnable task) {
-		return submitCompletable(() -> {
-			task.run();
-			return null;
-		});
+		return submitCompletable(Submissions.callable(task));
 	}
 
 	/**

@@ -324,10 +324,14 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		return (managed != null) ? managed.getPool().maxPoolSize() : super.getMaxPoolSize();
 	}
 
+	/**
+	 * Return the pool's live threads, or, as Spring's does, the core size until the pool
+	 * is initialized.
+	 */
 	@Override
 	public int getPoolSize() {
 		ManagedExecutorService managed = this.managed;
-		return (managed != null) ? managed.getPool().liveThreads() : 0;
+		return (managed != null) ? managed.getPool().liveThreads() : super.getPoolSize();
 	}
 
 	@Override
@@ -359,10 +363,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	@Override
 	public CompletableFuture<Void> submitCompletable(Runnable task) {
-		return submitCompletable(() -> {
-			task.run();
-			return null;
-		});
+		return submitCompletable(Submissions.callable(task));
 	}
 
 	/**

@@ -1,11 +1,15 @@
 package io.github.poolpilot.task;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.task.TaskRejectedException;
+import org.springframework.util.Assert;
 
 import io.github.poolpilot.execution.ManagedExecutorService;
 
@@ -19,6 +23,18 @@ import io.github.poolpilot.execution.ManagedExecutorService;
 final class Submissions {
 
 	private Submissions() {
+	}
+
+	/**
+	 * Return a {@code Runnable} as a {@code Callable} of no result, refusing a
+	 * {@code null} one at once, as {@code CompletableFuture.runAsync} does.
+	 */
+	static Callable<@Nullable Void> callable(Runnable task) {
+		Objects.requireNonNull(task, "task must not be null");
+		return () -> {
+			task.run();
+			return null;
+		};
 	}
 
 	static void execute(ManagedExecutorService executor, Runnable task) {
@@ -48,7 +64,12 @@ final class Submissions {
 		}
 	}
 
+	/**
+	 * Submit a task whose result completes the returned future; a {@code null} task is
+	 * refused at once, as Spring's executors refuse it.
+	 */
 	static <T> CompletableFuture<T> submitCompletable(ManagedExecutorService executor, Callable<T> task) {
+		Assert.notNull(task, "Callable must not be null");
 		try {
 			return executor.submitCompletable(task);
 		}

@@ -93,6 +93,36 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 	}
 
 	@Test
+	void aNullTaskIsRefusedAtOnce() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+		});
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> executor.execute(null));
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> executor.submit((Runnable) null));
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> executor.submit((Callable<?>) null));
+		assertThatExceptionOfType(NullPointerException.class)
+			.isThrownBy(() -> executor.submitCompletable((Runnable) null));
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.submitCompletable((Callable<?>) null));
+	}
+
+	@Test
+	void beforeInitializationTheGettersAnswerTheSettings() {
+		ThreadPoolTaskExecutor executor = newExecutor();
+		executor.setCorePoolSize(2);
+		executor.setMaxPoolSize(3);
+		executor.setKeepAliveSeconds(7);
+		executor.setQueueCapacity(5);
+		assertThat(executor.getCorePoolSize()).isEqualTo(2);
+		assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+		assertThat(executor.getKeepAliveSeconds()).isEqualTo(7);
+		assertThat(executor.getQueueCapacity()).isEqualTo(5);
+		// Spring assumes the core size until the pool exists.
+		assertThat(executor.getPoolSize()).isEqualTo(2);
+		assertThat(executor.getActiveCount()).isZero();
+		assertThat(executor.getQueueSize()).isZero();
+		assertThatIllegalStateException().isThrownBy(executor::getThreadPoolExecutor);
+	}
+
+	@Test
 	void theSettingsGivenBeforeInitializationReachTheLiveExecutor() {
 		RejectedExecutionHandler policy = new ThreadPoolExecutor.DiscardPolicy();
 		ThreadPoolTaskExecutor executor = executor((settings) -> {
