@@ -132,8 +132,13 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 		}
 		PoolBounds bounds = this.bounds;
 		if (bounds == null) {
-			Assert.state(getConcurrencyLimit() > 0, "Set a concurrency limit or the bounds of pool " + this.poolName);
-			bounds = new PoolBounds(1, getConcurrencyLimit());
+			int limit = getConcurrencyLimit();
+			Assert.state(limit != NO_CONCURRENCY, () -> "concurrency limit 0 of pool '" + this.poolName
+					+ "' would refuse every task (allowed: 1 or more, or the pool's bounds)");
+			Assert.state(limit > 0, () -> "pool '" + this.poolName
+					+ "' has neither a concurrency limit nor bounds (allowed: a concurrency limit of 1 or more, or the"
+					+ " pool's bounds)");
+			bounds = new PoolBounds(1, limit);
 		}
 		ManagedExecutor.Builder builder = ManagedExecutor.builder(this.poolName, bounds, this.queueCapacity)
 			.sizes(bounds.maxThreads(), bounds.maxThreads())
@@ -167,6 +172,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	@Override
 	public void execute(Runnable task) {
+		Assert.notNull(task, "Runnable must not be null");
 		Submissions.execute(getManagedExecutor(), task);
 	}
 

@@ -8,6 +8,9 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.PoolRegistry;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -38,6 +41,8 @@ import org.springframework.core.type.MethodMetadata;
  * @author poolpilot authors
  */
 public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryPostProcessor, Ordered {
+
+	private static final Log logger = LogFactory.getLog(VirtualApplicationTaskExecutorPostProcessor.class);
 
 	/**
 	 * The name of Spring Boot's executor.
@@ -92,11 +97,16 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 				&& SimpleAsyncTaskExecutor.class.getName().equals(factoryMethod.getReturnTypeName());
 	}
 
-	private ManagedSimpleAsyncTaskExecutor create(ConfigurableListableBeanFactory beanFactory) {
+	private SimpleAsyncTaskExecutor create(ConfigurableListableBeanFactory beanFactory) {
 		SimpleAsyncTaskExecutorBuilder builder = beanFactory.getBeanProvider(SimpleAsyncTaskExecutorBuilder.class)
 			.getIfAvailable(() -> new SimpleAsyncTaskExecutorBuilder().virtualThreads(true));
 		ManagedSimpleAsyncTaskExecutor executor = builder.build(ManagedSimpleAsyncTaskExecutor.class);
 		int limit = executor.getConcurrencyLimit();
+		if (limit == SimpleAsyncTaskExecutor.NO_CONCURRENCY) {
+			// Spring's switch that refuses every task: nothing to manage.
+			logger.info("applicationTaskExecutor is left unmanaged: its concurrency limit of 0 refuses every task");
+			return builder.build();
+		}
 		executor.setPoolName(BEAN_NAME);
 		executor.setBounds(new PoolBounds(1, (limit > 0) ? limit : this.maxConcurrency));
 		executor.setQueueCapacity(this.queueCapacity);

@@ -205,6 +205,23 @@ class VirtualApplicationTaskExecutorTests {
 				.isExactlyInstanceOf(SimpleAsyncTaskExecutor.class));
 	}
 
+	/**
+	 * A concurrency limit of 0 is Spring's switch that refuses every task: there is
+	 * nothing to manage, and Boot's executor keeps refusing as it would.
+	 */
+	@Test
+	void aConcurrencyLimitOfZeroLeavesBootsExecutorUnmanaged() {
+		this.runner.withPropertyValues("spring.task.execution.simple.concurrency-limit=0").run((context) -> {
+			SimpleAsyncTaskExecutor executor = context.getBean("applicationTaskExecutor",
+					SimpleAsyncTaskExecutor.class);
+			assertThat(executor).isExactlyInstanceOf(SimpleAsyncTaskExecutor.class);
+			assertThat(executor.getConcurrencyLimit()).isZero();
+			assertThat(context.getBean(PoolRegistry.class).get("applicationTaskExecutor")).isNull();
+			assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.execute(() -> {
+			}));
+		});
+	}
+
 	@Test
 	void anApplicationsOwnExecutorNamedApplicationTaskExecutorIsNotReplaced() {
 		this.runner.withUserConfiguration(OwnExecutorConfiguration.class).run((context) -> {

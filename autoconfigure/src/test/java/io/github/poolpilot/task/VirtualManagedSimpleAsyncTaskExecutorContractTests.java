@@ -1,0 +1,111 @@
+package io.github.poolpilot.task;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+
+import io.github.poolpilot.pool.PoolRegistry;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.TaskRejectedException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract run against a {@link ManagedSimpleAsyncTaskExecutor}, the managed pool
+ * Spring Boot's virtual-thread {@code applicationTaskExecutor} becomes, its concurrency
+ * limit its max-threads and registered as an application's pools are. The tests
+ * overridden here pin its deliberate differences; docs/guarantees.md lists them with
+ * their reasons.
+ *
+ * @author poolpilot authors
+ */
+@EnabledForJreRange(min = JRE.JAVA_21)
+class VirtualManagedSimpleAsyncTaskExecutorContractTests extends SimpleAsyncTaskExecutorContract {
+
+	private static final AtomicInteger names = new AtomicInteger();
+
+	private final PoolRegistry registry = new PoolRegistry(null);
+
+	@Override
+	SimpleAsyncTaskExecutor newExecutor() {
+		ManagedSimpleAsyncTaskExecutor executor = new ManagedSimpleAsyncTaskExecutor();
+		executor.setPoolName("contract-" + names.incrementAndGet());
+		executor.setRegistry(this.registry);
+		return executor;
+	}
+
+	@Override
+	void initialize(SimpleAsyncTaskExecutor executor) {
+		((ManagedSimpleAsyncTaskExecutor) executor).afterPropertiesSet();
+	}
+
+	/**
+	 * Difference: a caller is never blocked: a task beyond the limit waits in the pool's
+	 * bounded queue, and is refused once the queue is full.
+	 */
+	@Override
+	@Test
+	void aTaskBeyondTheConcurrencyLimitWaitsForARunningOneToEnd() {
+		ManagedSimpleAsyncTaskExecutor executor = managed((settings) -> {
+			settings.setConcurrencyLimit(1);
+			settings.setQueueCapacity(1);
+		});
+		occupy(executor);
+		Task beyond = new Task();
+		executor.execute(beyond);
+		assertThat(executor.getManagedExecutor().getQueueSize()).isOne();
+		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.execute(new Task()));
+		assertThat(beyond.ran()).isFalse();
+		this.release.countDown();
+		await().atMost(WAIT).until(beyond::ran);
+	}
+
+	/**
+	 * Difference: a task beyond the limit waits in the pool's bounded queue whatever
+	 * {@code reject-tasks-when-limit-reached} says; the queue's capacity
+	 * ({@code poolpilot.existing-executors.queue-capacity}) says how many may wait.
+	 */
+	@Override
+	@Test
+	void aTaskBeyondTheConcurrencyLimitIsRefusedWhenTheExecutorIsToldTo() {
+		ManagedSimpleAsyncTaskExecutor executor = managed((settings) -> {
+			settings.setConcurrencyLimit(1);
+			settings.setRejectTasksWhenLimitReached(true);
+		});
+		occupy(executor);
+		Task beyond = new Task();
+		executor.execute(beyond);
+		assertThat(executor.getManagedExecutor().getQueueSize()).isOne();
+		this.release.countDown();
+		await().atMost(WAIT).until(beyond::ran);
+	}
+
+	/**
+	 * Difference: a managed pool runs at least one task at a time: a limit of 0, which
+	 * makes Spring's executor refuse every task, is refused when the pool starts, naming
+	 * what is allowed. (Spring Boot's {@code applicationTaskExecutor} with such a limit
+	 * is left unmanaged.)
+	 */
+	@Override
+	@Test
+	void aConcurrencyLimitOfZeroRefusesEveryTask() {
+		ManagedSimpleAsyncTaskExecutor executor = (ManagedSimpleAsyncTaskExecutor) newExecutor();
+		executor.setConcurrencyLimit(SimpleAsyncTaskExecutor.NO_CONCURRENCY);
+		assertThatIllegalStateException().isThrownBy(executor::afterPropertiesSet)
+			.withMessageMatching("concurrency limit 0 of pool 'contract-\\d+' would refuse every task "
+					+ "\\(allowed: 1 or more, or the pool's bounds\\)");
+	}
+
+	private ManagedSimpleAsyncTaskExecutor managed(Consumer<ManagedSimpleAsyncTaskExecutor> settings) {
+		return (ManagedSimpleAsyncTaskExecutor) executor(
+				(executor) -> settings.accept((ManagedSimpleAsyncTaskExecutor) executor));
+	}
+
+}
