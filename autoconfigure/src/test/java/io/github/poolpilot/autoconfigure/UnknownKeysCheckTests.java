@@ -2,6 +2,8 @@ package io.github.poolpilot.autoconfigure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -78,6 +80,14 @@ class UnknownKeysCheckTests {
 					+ "    - 'poolpilot.pools.work.max-thread' (class path resource "
 					+ "[io/github/poolpilot/autoconfigure/typo.yml] - 5:19): 'poolpilot.pools.work' has no key "
 					+ "'max-thread'");
+			// docs/configuration.md shows this failure: its suggestion and list of keys
+			// are the real ones.
+			String documented = Files.readAllLines(Path.of("..", "docs", "configuration.md"))
+				.stream()
+				.filter((line) -> line.startsWith("    - 'poolpilot.pools.work.max-thread': did you mean"))
+				.findFirst()
+				.orElseThrow();
+			assertThat(analysis.getAction()).contains(documented.strip());
 		});
 	}
 
