@@ -91,8 +91,9 @@ final class PoolpilotPropertiesValidator {
 		}
 		if (webServer.getInitialThreads() != null) {
 			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", webServer.getInitialThreads(),
-					"is not for the web server's pool: it starts at min-threads and grows with its requests; "
-							+ "leave the property out");
+					"is not for the web server's pool: its threads start at min-threads and the server adds "
+							+ "them as requests come, up to its maximum size (max-threads at start, what it does not "
+							+ "use lent to the other pools); leave the property out");
 		}
 		Resilience resilience = webServer.getResilience();
 		if (resilience.getTimeout() != null || resilience.getTimeLimiter() != null

@@ -158,6 +158,14 @@ class ExistingExecutorsBindingTests {
 	}
 
 	@Test
+	void initialThreadsAreRefusedForAnExistingExecutor() {
+		this.runner.withPropertyValues("poolpilot.existing-executors.reportExecutor.initial-threads=3")
+			.run((context) -> assertThat(startUpFailure(context)).hasMessage("Invalid value 3 for "
+					+ "'poolpilot.existing-executors.reportExecutor.initial-threads': is for the pools poolpilot "
+					+ "creates: an existing executor starts at the sizes its author gave it"));
+	}
+
+	@Test
 	void theKeysOfEveryExistingExecutorWinOverABeanOfTheSameName() {
 		this.runner
 			.withPropertyValues("poolpilot.existing-executors.queue-capacity=50",
