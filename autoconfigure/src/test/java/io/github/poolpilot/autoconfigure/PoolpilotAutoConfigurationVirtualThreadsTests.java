@@ -82,10 +82,11 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 					.isInstanceOf(VirtualManagedExecutor.class);
 				ManagedPool pool = context.getBean(PoolRegistry.class).get("talk");
 				assertThat(pool.getExecutor()).isSameAs(((ManagedTaskExecutor) talk).getManagedExecutor());
-				assertThat(talk.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(6);
+				// A pool starts at its min-threads and grows with demand.
+				assertThat(talk.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
 				assertThat(pool.getBounds()).isEqualTo(new PoolBounds(2, 6));
 				assertThat(pool.getExecutor().getQueueCapacity()).isEqualTo(10);
-				assertThat(talk.getMaxPoolSize()).isEqualTo(6);
+				assertThat(talk.getMaxPoolSize()).isEqualTo(2);
 				Thread thread = talk.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
 				assertThat(VirtualThreadsSupport.isVirtual(thread)).isTrue();
 				assertThat(thread.getName()).startsWith("talk-");
@@ -129,15 +130,36 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 	@Test
 	void permitsCountAgainstTheBudgetLikeThreads() {
 		this.runner
-			.withPropertyValues("poolpilot.budget.max-threads=10", "poolpilot.pools.talk.max-threads=8",
-					"poolpilot.pools.stop.max-threads=8")
+			.withPropertyValues("poolpilot.budget.max-threads=10", "poolpilot.pools.talk.min-threads=1",
+					"poolpilot.pools.talk.max-threads=8", "poolpilot.pools.stop.virtual-threads=true",
+					"poolpilot.pools.stop.min-threads=1", "poolpilot.pools.stop.max-threads=8")
 			.run((context) -> {
 				PoolRegistry registry = context.getBean(PoolRegistry.class);
-				assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
-				assertThat(context.getBean("talk", ThreadPoolTaskExecutor.class).getMaxPoolSize()).isEqualTo(5);
-				assertThatExceptionOfType(InvalidPoolSizeException.class)
-					.isThrownBy(() -> registry.get("talk").resize(6, 6))
-					.withMessageContaining("over the budget of 10 threads");
+				ManagedPool stop = registry.get("stop");
+				stop.resize(5, 5);
+				ThreadPoolTaskExecutor stopExecutor = context.getBean("stop", ThreadPoolTaskExecutor.class);
+				CountDownLatch release = new CountDownLatch(1);
+				try {
+					for (int i = 0; i < 5; i++) {
+						stopExecutor.execute(() -> Blocking.await(release));
+					}
+					await().atMost(WAIT).until(() -> stopExecutor.getActiveCount() == 5);
+					// stop's five permits are in use: they are not lent, so talk cannot
+					// have six.
+					assertThatExceptionOfType(InvalidPoolSizeException.class)
+						.isThrownBy(() -> registry.get("talk").resize(6, 6))
+						.withMessageContaining("over the budget of 10 threads");
+					assertThat(stop.getExecutor().getMaximumPoolSize()).isEqualTo(5);
+				}
+				finally {
+					release.countDown();
+				}
+				// Idle again, stop lends its permits down to its min-threads.
+				await().atMost(WAIT).until(() -> stopExecutor.getActiveCount() == 0);
+				registry.get("talk").resize(6, 6);
+				assertThat(registry.get("talk").getExecutor().getMaximumPoolSize()).isEqualTo(6);
+				assertThat(stop.getExecutor().getMaximumPoolSize()).isLessThanOrEqualTo(4);
+				assertThat(registry.budget().allocatedThreads()).isLessThanOrEqualTo(10);
 			});
 	}
 
@@ -287,7 +309,8 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 			.withConfiguration(
 					AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 							TaskExecutorMetricsAutoConfiguration.class, PoolpilotMetricsAutoConfiguration.class))
-			.withPropertyValues("poolpilot.pools.talk.max-threads=2", "poolpilot.pools.talk.queue-capacity=1")
+			.withPropertyValues("poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=2",
+					"poolpilot.pools.talk.queue-capacity=1")
 			.run((context) -> {
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				ThreadPoolTaskExecutor talk = context.getBean("talk", ThreadPoolTaskExecutor.class);
