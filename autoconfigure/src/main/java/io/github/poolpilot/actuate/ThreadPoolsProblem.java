@@ -40,6 +40,17 @@ public final class ThreadPoolsProblem {
 	}
 
 	/**
+	 * Return the body answering a write sent as a content type it does not read.
+	 * @param detail what was sent and what to send
+	 * @return the body
+	 */
+	public static Map<String, Object> unsupportedMediaType(String detail) {
+		Map<String, Object> body = problem(415, "Unsupported Media Type", detail);
+		body.put("field", "Content-Type");
+		return body;
+	}
+
+	/**
 	 * Return the body answering a pool name that names no managed pool.
 	 * @param pool the name asked for
 	 * @param pools the names of the managed pools

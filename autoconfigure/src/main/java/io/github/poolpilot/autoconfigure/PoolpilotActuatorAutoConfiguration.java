@@ -1,8 +1,13 @@
 package io.github.poolpilot.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
-import io.github.poolpilot.actuate.ThreadPoolsRequestBodyCheck;
+import io.github.poolpilot.actuate.ThreadPoolsMvcBodyErrors;
+import io.github.poolpilot.actuate.ThreadPoolsWebFluxBodyErrors;
+import io.github.poolpilot.actuate.ThreadPoolsWriteCheck;
 import io.github.poolpilot.actuate.TunerAuditListener;
 import io.github.poolpilot.cluster.ClusterCoordinator;
 import io.github.poolpilot.cluster.PoolLease;
@@ -10,7 +15,9 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,7 +30,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAdapter;
+import org.springframework.core.env.Environment;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.web.server.WebExceptionHandler;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -39,6 +48,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAd
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotActuatorAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(PoolpilotActuatorAutoConfiguration.class);
 
 	/**
 	 * The endpoint, its web extension and the audit of the tuner's changes.
@@ -61,6 +72,17 @@ public final class PoolpilotActuatorAutoConfiguration {
 			return endpoint;
 		}
 
+		/**
+		 * The check of a write's body, on every web stack: Actuator hands it the body's
+		 * fields before it binds them.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PoolRegistry.class)
+		ThreadPoolsWriteCheck threadPoolsWriteCheck() {
+			return new ThreadPoolsWriteCheck();
+		}
+
 		@Bean
 		@ConditionalOnMissingBean
 		TunerAuditListener poolpilotTunerAuditListener(ApplicationEventPublisher events) {
@@ -77,20 +99,56 @@ public final class PoolpilotActuatorAutoConfiguration {
 	}
 
 	/**
-	 * The check of a write's body on Spring MVC, whose types it names. On the endpoint's
-	 * own conditions: a nested configuration is read before the beans of another.
+	 * On Spring MVC, the answers to the bodies it refuses before Actuator sees them: its
+	 * types are Spring MVC's. On the endpoint's own conditions: a nested configuration is
+	 * read before the beans of another.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnAvailableEndpoint(ThreadPoolsEndpoint.class)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
-	@ConditionalOnClass(RequestBodyAdviceAdapter.class)
-	static class WebMvcBodyCheckConfiguration {
+	@ConditionalOnClass(name = "org.springframework.web.servlet.DispatcherServlet")
+	static class WebMvcBodyErrorsConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(PoolRegistry.class)
-		ThreadPoolsRequestBodyCheck threadPoolsRequestBodyCheck(ObjectProvider<PathMappedEndpoints> endpoints) {
-			return new ThreadPoolsRequestBodyCheck(endpoints::getIfAvailable);
+		ThreadPoolsMvcBodyErrors threadPoolsMvcBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
+			return new ThreadPoolsMvcBodyErrors(endpoints::getIfAvailable);
+		}
+
+	}
+
+	/**
+	 * On WebFlux, the answers to the bodies it refuses before Actuator sees them, and the
+	 * line that says the live page is not served there.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnAvailableEndpoint(ThreadPoolsEndpoint.class)
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnClass(WebExceptionHandler.class)
+	static class WebFluxBodyErrorsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PoolRegistry.class)
+		ThreadPoolsWebFluxBodyErrors threadPoolsWebFluxBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints,
+				ObjectProvider<ServerCodecConfigurer> codecs) {
+			return new ThreadPoolsWebFluxBodyErrors(endpoints::getIfAvailable,
+					codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters());
+		}
+
+		/**
+		 * The live page is served by Spring MVC only: say so once, where a person would
+		 * look for it, rather than answer 404 without a word.
+		 */
+		@Bean
+		@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
+		@ConditionalOnAvailableEndpoint(endpoint = ThreadPoolsEndpoint.class, exposure = EndpointExposure.WEB)
+		SmartInitializingSingleton poolpilotUiServletOnly(Environment environment) {
+			return () -> logger
+				.info("poolpilot's live page (" + environment.getProperty("poolpilot.ui.path", "/poolpilot")
+						+ ") is served on Spring MVC only: this WebFlux application serves the threadpools endpoint, "
+						+ "which the page reads, without the page (poolpilot.ui.enabled=false leaves this line out)");
 		}
 
 	}

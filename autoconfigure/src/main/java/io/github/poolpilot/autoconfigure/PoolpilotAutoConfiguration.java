@@ -27,10 +27,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -202,6 +205,25 @@ public final class PoolpilotAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
 	HistoryFeed poolpilotHistoryFeed(PoolHistory history, PoolRegistry registry, Tuner tuner) {
 		return new HistoryFeed(history, registry, tuner);
+	}
+
+	/**
+	 * The web server's pool is a servlet server's request threads: a WebFlux application
+	 * cannot honour the setting, so start-up says so rather than leave it without effect.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnBooleanProperty("poolpilot.web-server.enabled")
+	static class ReactiveWebServerConfiguration {
+
+		@Bean
+		Object poolpilotHttpPoolUnsupportedOnWebFlux() {
+			throw new InvalidPoolpilotPropertyException("poolpilot.web-server.enabled", true,
+					"manages the request threads of a servlet application on an embedded Tomcat or Jetty, and this "
+							+ "is a WebFlux application, whose server runs requests on a few event-loop threads that "
+							+ "must not block: leave the property out");
+		}
+
 	}
 
 }

@@ -211,6 +211,40 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	@Test
+	void aBodyWithoutJsonContentTypeAnswers415NamingTheContentTypeToSend() {
+		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
+			.post()
+			.uri("/actuator/threadpools/talk")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body("{\"maxPoolSize\":5}")
+			.retrieve()
+			.onStatus((status) -> true, (request, answer) -> {
+			})
+			.toEntity(String.class);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
+		assertThat(JsonPath.<String>read(response.getBody(), "$.field")).isEqualTo("Content-Type");
+		assertThat(JsonPath.<String>read(response.getBody(), "$.detail")).contains("application/x-www-form-urlencoded")
+			.contains("Content-Type: application/json");
+		assertUnchanged();
+	}
+
+	@Test
+	void actuatorsOwnMediaTypeIsReadToo() {
+		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
+			.post()
+			.uri("/actuator/threadpools/talk")
+			.contentType(MediaType.valueOf("application/vnd.spring-boot.actuator.v3+json"))
+			.body("{\"maxPoolSize\":5}")
+			.retrieve()
+			.onStatus((status) -> true, (request, answer) -> {
+			})
+			.toEntity(String.class);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(5);
+	}
+
+	@Test
 	void aMalformedBodyForAnotherEndpointKeepsSpringsOwnAnswer() {
 		ResponseEntity<String> response = post("/actuator/loggers/ROOT", "{not json");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);

@@ -67,7 +67,11 @@ class ClasspathMatrixTests {
 
 	private static final String ENDPOINT = "threadPoolsEndpoint";
 
-	private static final String BODY_CHECK = "threadPoolsRequestBodyCheck";
+	private static final String BODY_CHECK = "threadPoolsMvcBodyErrors";
+
+	private static final String WRITE_CHECK = "threadPoolsWriteCheck";
+
+	private static final String WEBFLUX_BODY_ERRORS = "threadPoolsWebFluxBodyErrors";
 
 	private static final String METERS = "poolpilotMetricsBinder";
 
@@ -108,8 +112,15 @@ class ClasspathMatrixTests {
 		plain(classPath).run((context) -> assertThat(context).hasNotFailed()
 			.hasBean("work")
 			.hasBean(ENDPOINT)
+			.hasBean(WRITE_CHECK)
 			.hasBean(HEALTH)
 			.hasBean(METERS)
+			.doesNotHaveBean(BODY_CHECK));
+		reactive(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(WRITE_CHECK)
+			.hasBean(WEBFLUX_BODY_ERRORS)
 			.doesNotHaveBean(BODY_CHECK));
 	}
 
@@ -119,7 +130,9 @@ class ClasspathMatrixTests {
 		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
 			.hasBean("work")
 			.hasBean(ENDPOINT)
+			.hasBean(WRITE_CHECK)
 			.hasBean(BODY_CHECK)
+			.doesNotHaveBean(WEBFLUX_BODY_ERRORS)
 			.hasBean(REJECTIONS));
 	}
 
@@ -132,6 +145,7 @@ class ClasspathMatrixTests {
 			.hasBean(HEALTH)
 			.hasBean(REJECTIONS)
 			.doesNotHaveBean(ENDPOINT)
+			.doesNotHaveBean(WRITE_CHECK)
 			.doesNotHaveBean(BODY_CHECK));
 		plain(classPath).run((context) -> assertThat(context).hasNotFailed().hasBean("work"));
 	}

@@ -9,10 +9,12 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.webserver.HttpPool;
 import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
 
+import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,6 +74,21 @@ class PoolpilotWebServerAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("poolpilot.web-server.max-threads")
 				.hasMessageContaining("min-threads (9)"));
+	}
+
+	@Test
+	void onWebFluxTheSettingIsRefusedNamingIt() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
+					PoolpilotAutoConfiguration.class, PoolpilotWebServerAutoConfiguration.class))
+			.withPropertyValues("poolpilot.web-server.enabled=true")
+			.run((context) -> {
+				assertThat(context).getFailure().isInstanceOf(BeanCreationException.class);
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("'poolpilot.web-server.enabled' is true");
+				assertThat(analysis.getAction()).contains("this is a WebFlux application");
+			});
 	}
 
 	@Test
