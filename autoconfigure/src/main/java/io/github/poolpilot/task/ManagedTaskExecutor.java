@@ -240,7 +240,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 			RejectedExecutionHandler rejectedExecutionHandler) {
 		String name = (this.poolName != null) ? this.poolName : "managedTaskExecutor";
 		int core = super.getCorePoolSize();
-		int max = Math.max(core, super.getMaxPoolSize());
+		int max = super.getMaxPoolSize();
 		PoolBounds bounds = (this.bounds != null) ? this.bounds : new PoolBounds(Math.min(core, 1), max);
 		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, getQueueCapacity())
 			.sizes(core, max)

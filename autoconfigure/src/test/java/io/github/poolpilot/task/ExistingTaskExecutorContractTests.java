@@ -1,5 +1,6 @@
 package io.github.poolpilot.task;
 
+import java.lang.reflect.Field;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,6 +10,9 @@ import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,6 +58,23 @@ class ExistingTaskExecutorContractTests extends UnderManagementContract {
 			.postProcessAfterInitialization(executor, name);
 		assertThat(this.registry.get(name)).isNotNull();
 		return managed;
+	}
+
+	/**
+	 * Difference: the bean the application gets is a proxy, a subclass of its executor's
+	 * class made by Spring AOP, around its own instance: its methods answer as the
+	 * executor does, but its fields, read by reflection, are the proxy's, not the
+	 * executor's.
+	 */
+	@Test
+	void theBeanIsAProxyAroundTheApplicationsOwnExecutor() throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setWaitForTasksToCompleteOnShutdown(true));
+		assertThat(AopUtils.isCglibProxy(executor)).isTrue();
+		assertThat(AopProxyUtils.ultimateTargetClass(executor)).isEqualTo(ThreadPoolTaskExecutor.class);
+		Field waitForTasks = ExecutorConfigurationSupport.class.getDeclaredField("waitForTasksToCompleteOnShutdown");
+		waitForTasks.setAccessible(true);
+		assertThat(waitForTasks.get(executor)).isEqualTo(false);
+		assertThat(waitForTasks.get(AopProxyUtils.getSingletonTarget(executor))).isEqualTo(true);
 	}
 
 	/**

@@ -88,7 +88,9 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 	}
 
 	/**
-	 * Difference: core thread time-out is applied to the live pool, as keep-alive is.
+	 * Difference: core thread time-out is applied to the live pool, as keep-alive is, and
+	 * so refused, changing nothing, where the live pool refuses it (without a
+	 * keep-alive).
 	 */
 	@Override
 	@Test
@@ -99,6 +101,42 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 		assertThat(executor.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isTrue();
 		executor.setAllowCoreThreadTimeOut(false);
 		assertThat(executor.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isFalse();
+		ThreadPoolTaskExecutor noKeepAlive = executor((settings) -> settings.setKeepAliveSeconds(0));
+		assertThatIllegalArgumentException().isThrownBy(() -> noKeepAlive.setAllowCoreThreadTimeOut(true))
+			.satisfies(this::explains);
+		assertThat(noKeepAlive.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isFalse();
+		assertThat(noKeepAlive).hasFieldOrPropertyWithValue("allowCoreThreadTimeOut", false);
+	}
+
+	/**
+	 * Difference: the pools' threads together stay within the thread budget: a size
+	 * within the pool's bounds is refused when the budget has no room for it, naming what
+	 * is allowed, and nothing changes.
+	 */
+	@Test
+	void aSizeOverTheThreadBudgetIsRefused() {
+		ManagedTaskExecutor executor = (ManagedTaskExecutor) newExecutor();
+		PoolRegistry budgetOfThree = new PoolRegistry(3);
+		executor.setRegistry(budgetOfThree);
+		executor.setCorePoolSize(1);
+		executor.setMaxPoolSize(2);
+		executor.initialize();
+		stopAfterTest(executor::destroy);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaxPoolSize(5))
+			.withMessageContaining("over the budget of 3 threads (allowed: at most 3)");
+		assertThat(executor.getMaxPoolSize()).isEqualTo(2);
+		assertThat(executor.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
+		executor.setMaxPoolSize(3);
+		assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+	}
+
+	/**
+	 * A setting refused when the pool starts names the pool, what is wrong and what is
+	 * allowed.
+	 */
+	@Override
+	void explainsAtStart(IllegalArgumentException refusal) {
+		explains(refusal);
 	}
 
 	/**

@@ -149,6 +149,43 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 		assertThat(live.getRejectedExecutionHandler()).isSameAs(policy);
 	}
 
+	/**
+	 * Spring takes any setting before initialization; what its pool refuses fails the
+	 * initialization.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("settingsRefusedAtStart")
+	void aSettingThePoolRefusesFailsItsInitialization(String setting, Consumer<ThreadPoolTaskExecutor> settings) {
+		ThreadPoolTaskExecutor executor = newExecutor();
+		executor.setThreadNamePrefix(this.prefix);
+		settings.accept(executor);
+		assertThatIllegalArgumentException().isThrownBy(() -> initialize(executor)).satisfies(this::explainsAtStart);
+	}
+
+	static Stream<Arguments> settingsRefusedAtStart() {
+		return Stream.of(Arguments.of("a negative keep-alive", (Consumer<ThreadPoolTaskExecutor>) (executor) -> {
+			executor.setMaxPoolSize(2);
+			executor.setKeepAliveSeconds(-10);
+		}), Arguments.of("a core size above the maximum", (Consumer<ThreadPoolTaskExecutor>) (executor) -> {
+			executor.setCorePoolSize(3);
+			executor.setMaxPoolSize(2);
+		}), Arguments.of("a maximum size of 0", (Consumer<ThreadPoolTaskExecutor>) (executor) -> {
+			executor.setCorePoolSize(0);
+			executor.setMaxPoolSize(0);
+		}), Arguments.of("core thread time-out without a keep-alive", (Consumer<ThreadPoolTaskExecutor>) (executor) -> {
+			executor.setMaxPoolSize(2);
+			executor.setKeepAliveSeconds(0);
+			executor.setAllowCoreThreadTimeOut(true);
+		}));
+	}
+
+	/**
+	 * Check what a setting refused when the pool starts says, beyond its type.
+	 * @param refusal the exception
+	 */
+	void explainsAtStart(IllegalArgumentException refusal) {
+	}
+
 	@Test
 	void sizesAndKeepAliveChangedWhileRunningAreReadBackFromTheBeanAndItsExecutor() {
 		ThreadPoolTaskExecutor executor = executor((settings) -> {
