@@ -40,6 +40,18 @@ public final class ThreadPoolsProblem {
 	}
 
 	/**
+	 * Return the body of a change refused before it reached the endpoint.
+	 * @param field what is missing
+	 * @param detail what is wrong and what to do
+	 * @return the body
+	 */
+	public static Map<String, Object> forbidden(String field, String detail) {
+		Map<String, Object> body = problem(403, "Forbidden", detail);
+		body.put("field", field);
+		return body;
+	}
+
+	/**
 	 * Return the body answering a write sent as a content type it does not read.
 	 * @param detail what was sent and what to send
 	 * @return the body

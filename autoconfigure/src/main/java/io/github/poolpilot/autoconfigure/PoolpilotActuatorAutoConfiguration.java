@@ -3,6 +3,7 @@ package io.github.poolpilot.autoconfigure;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.poolpilot.actuate.ThreadPoolsCsrfHint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsEndpointWebExtension;
 import io.github.poolpilot.actuate.ThreadPoolsMvcBodyErrors;
@@ -27,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -149,6 +151,33 @@ public final class PoolpilotActuatorAutoConfiguration {
 				.info("poolpilot's live page (" + environment.getProperty("poolpilot.ui.path", "/poolpilot")
 						+ ") is served on Spring MVC only: this WebFlux application serves the threadpools endpoint, "
 						+ "which the page reads, without the page (poolpilot.ui.enabled=false leaves this line out)");
+		}
+
+	}
+
+	/**
+	 * With Spring Security, the answer that names a missing CSRF token on a write, where
+	 * Spring Security's defaults answer 401 as for a wrong password.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnAvailableEndpoint(ThreadPoolsEndpoint.class)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(name = "org.springframework.security.web.csrf.CsrfToken")
+	static class CsrfHintConfiguration {
+
+		/**
+		 * Just before Spring Security's filters (its default order is -100).
+		 */
+		private static final int ORDER = -101;
+
+		@Bean
+		@ConditionalOnBean(PoolRegistry.class)
+		FilterRegistrationBean<ThreadPoolsCsrfHint> poolpilotThreadPoolsCsrfHint(
+				ObjectProvider<PathMappedEndpoints> endpoints) {
+			FilterRegistrationBean<ThreadPoolsCsrfHint> registration = new FilterRegistrationBean<>(
+					new ThreadPoolsCsrfHint(endpoints::getIfAvailable));
+			registration.setOrder(ORDER);
+			return registration;
 		}
 
 	}

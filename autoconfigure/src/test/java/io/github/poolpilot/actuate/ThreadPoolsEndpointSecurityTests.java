@@ -52,9 +52,11 @@ class ThreadPoolsEndpointSecurityTests {
 
 	@Test
 	void onlyTheOpsRoleMayChangeAPool() {
+		// Pools start at their min-threads: the refused writes leave that size.
+		int max = this.registry.get("talk").getExecutor().getMaximumPoolSize();
 		assertThat(exchange(HttpMethod.POST, null).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
 		assertThat(exchange(HttpMethod.POST, "viewer").getStatusCode()).isEqualTo(HttpStatus.FORBIDDEN);
-		assertThat(this.registry.get("talk").getExecutor().getMaximumPoolSize()).isEqualTo(4);
+		assertThat(this.registry.get("talk").getExecutor().getMaximumPoolSize()).isEqualTo(max);
 		ResponseEntity<String> allowed = exchange(HttpMethod.POST, "ops");
 		assertThat(allowed.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(allowed.getBody()).contains("by ops");
