@@ -11,6 +11,8 @@ enum Shape {
 
 	WEBMVC_ACTUATOR("webmvc-actuator", "webmvc-actuator", WebMvcActuatorSmokeTests.class),
 
+	WEBFLUX_ACTUATOR("webflux-actuator", "webflux-actuator", WebFluxActuatorSmokeTests.class),
+
 	SECURITY("security", "security", SecuritySmokeTests.class),
 
 	VIRTUAL_THREADS("virtual-threads", "virtual-threads", VirtualThreadsSmokeTests.class),
