@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author poolpilot authors
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=prometheus", "poolpilot.pools.talk.max-threads=2",
-				"poolpilot.budget.max-threads=20",
+		properties = { "management.endpoints.web.exposure.include=prometheus", "poolpilot.pools.talk.min-threads=2",
+				"poolpilot.pools.talk.max-threads=2", "poolpilot.budget.max-threads=20",
 				// The tuner would resize idle pools while the test reads their sizes.
 				"poolpilot.measurement.window=1h" })
 class PoolMetricsPrometheusTests {
