@@ -31,7 +31,12 @@ final class Http {
 	}
 
 	Answer get(String path) throws IOException, InterruptedException {
-		return send(request(path).GET());
+		return get(path, null);
+	}
+
+	/** A GET, with HTTP Basic credentials ("user:password") unless null. */
+	Answer get(String path, String credentials) throws IOException, InterruptedException {
+		return send(authorized(request(path).GET(), credentials));
 	}
 
 	/** A POST without a body. */
@@ -41,13 +46,16 @@ final class Http {
 
 	/** A JSON POST, with HTTP Basic credentials ("user:password") unless null. */
 	Answer postJson(String path, String body, String credentials) throws IOException, InterruptedException {
-		HttpRequest.Builder request = request(path).header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body));
+		return send(authorized(request(path).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body)), credentials));
+	}
+
+	private static HttpRequest.Builder authorized(HttpRequest.Builder request, String credentials) {
 		if (credentials != null) {
 			request.header("Authorization",
 					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
 		}
-		return send(request);
+		return request;
 	}
 
 	private HttpRequest.Builder request(String path) {

@@ -15,6 +15,8 @@ enum Shape {
 
 	SECURITY("security", "security", SecuritySmokeTests.class),
 
+	SECURITY_DEFAULTS("security-defaults", "security-defaults", SecurityDefaultsSmokeTests.class),
+
 	VIRTUAL_THREADS("virtual-threads", "virtual-threads", VirtualThreadsSmokeTests.class),
 
 	BOOT_4_0("boot-4.0", "boot-4.0", Boot40SmokeTests.class),

@@ -1,48 +1,22 @@
 package io.github.poolpilot.smoke;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import io.github.poolpilot.smoke.Http.Answer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * What every smoke application with a web server and Actuator must do: serve a request
  * whose work runs on the declared pool "reports", list its pools at
  * {@code /actuator/threadpools}, resize a pool by POST (writes are enabled in each), and
  * refuse a bad body with a 400 problem detail that names the field and changes nothing.
- * Each subclass is one shape; it starts its application once, and stops it at the end,
- * checking that it stops cleanly.
+ * Each subclass is one shape.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(PrintsApplicationLog.class)
-abstract class WebApplicationSmokeTests {
-
-	SmokeApplication application;
-
-	Http http;
-
-	abstract Shape shape();
-
-	/** The java executable that starts the application. */
-	Path java() {
-		return SmokeApplication.currentJava();
-	}
-
-	/** Environment variables the application is started with. */
-	Map<String, String> environment() {
-		return Map.of();
-	}
+abstract class WebApplicationSmokeTests extends WebApplicationTests {
 
 	/** The pools the endpoint lists. */
 	Set<String> pools() {
@@ -55,29 +29,6 @@ abstract class WebApplicationSmokeTests {
 	 */
 	String writer() {
 		return null;
-	}
-
-	@BeforeAll
-	void start() throws Exception {
-		this.application = SmokeApplication.start(shape(), java(), environment(), List.of("--server.port=0"));
-		try {
-			this.http = new Http(this.application.port());
-			await().atMost(Duration.ofSeconds(60))
-				.ignoreExceptions()
-				.until(() -> this.http.get("/actuator/health").status() == 200);
-		}
-		catch (Throwable ex) {
-			this.application.kill();
-			this.application = null;
-			throw ex;
-		}
-	}
-
-	@AfterAll
-	void stop() throws Exception {
-		if (this.application != null) {
-			this.application.stop();
-		}
 	}
 
 	@Test

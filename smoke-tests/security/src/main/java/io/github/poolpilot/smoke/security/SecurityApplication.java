@@ -6,6 +6,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
@@ -31,6 +32,7 @@ public class SecurityApplication {
 	}
 
 	@Bean
+	@Order(1)
 	SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
 		http.securityMatcher(EndpointRequest.toAnyEndpoint())
 			.authorizeHttpRequests((requests) -> requests.requestMatchers(HttpMethod.POST, "/actuator/threadpools/**")
