@@ -177,6 +177,7 @@
 		view.section.classList.toggle('trouble', bad);
 		var figures = [
 			['core/max/live', pool.corePoolSize + '/' + pool.maxPoolSize + '/' + pool.poolSize],
+			['lendable', pool.lendableThreads],
 			['busy', pool.activeCount], ['queue', pool.queueSize + ' of ' + pool.queueCapacity],
 			['λ', fmt(law.arrivalRate) + '/s'], ['X', fmt(law.throughput) + '/s'],
 			['p99 response', fmt(law.p99ResponseTimeMs) + ' ms'],
@@ -208,7 +209,7 @@
 	function budget(all) {
 		var b = all.budget;
 		document.getElementById('budget-figures').textContent = b.liveThreads + ' live, ' + b.allocatedThreads
-			+ ' allocated of ' + b.maxThreads + ' threads';
+			+ ' allocated, ' + b.lendableThreads + ' lendable of ' + b.maxThreads + ' threads';
 		var bar = document.getElementById('budget-bar');
 		var legend = document.getElementById('budget-legend');
 		bar.textContent = '';
@@ -222,14 +223,17 @@
 			live.style.background = color;
 			bar.appendChild(live);
 			var spare = Math.max(0, p.maxPoolSize - p.poolSize);
-			var allocated = el('span', { 'class': 'allocated', title: name + ': ' + spare + ' allocated, not live' });
+			var allocated = el('span', { 'class': 'allocated',
+				title: name + ': ' + spare + ' allocated, not live; ' + p.lendableThreads + ' lendable' });
 			allocated.style.width = (100 * spare / b.maxThreads) + '%';
 			allocated.style.background = color;
 			bar.appendChild(allocated);
 			var key = el('span', {});
 			var swatch = el('i', {});
 			swatch.style.background = color;
-			key.append(swatch, name + ' ' + p.poolSize + '/' + p.maxPoolSize);
+			key.setAttribute('data-pool', name);
+			key.append(swatch, name + ' ' + p.poolSize + '/' + p.maxPoolSize
+				+ (p.lendableThreads > 0 ? ' (' + p.lendableThreads + ' lendable)' : ''));
 			legend.appendChild(key);
 		});
 	}

@@ -150,6 +150,8 @@ class ArchitectureTests {
 			.callMethod(ThreadBudget.class, "allocatedThreads")
 			.orShould()
 			.callMethod(ThreadBudget.class, "liveThreads")
+			.orShould()
+			.callMethod(ThreadBudget.class, "lendableThreads")
 			.because("outside the budget room its figures are shown, never computed with")
 			.check(CLASSES);
 	}

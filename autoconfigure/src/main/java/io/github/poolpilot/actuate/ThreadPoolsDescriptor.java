@@ -1,6 +1,5 @@
 package io.github.poolpilot.actuate;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -42,9 +41,9 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 */
 	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads, int lendableThreads) {
 
-		static BudgetDescriptor of(ThreadBudget budget, Collection<ManagedPool> pools) {
+		static BudgetDescriptor of(ThreadBudget budget) {
 			return new BudgetDescriptor(budget.maxThreads(), budget.allocatedThreads(), budget.liveThreads(),
-					pools.stream().mapToInt(budget::lendableThreads).sum());
+					budget.lendableThreads());
 		}
 
 	}

@@ -84,7 +84,7 @@ public class ThreadPoolsEndpoint {
 	public ThreadPoolsDescriptor threadPools() {
 		Map<String, PoolDescriptor> pools = new LinkedHashMap<>();
 		this.registry.pools().forEach((pool) -> pools.put(pool.getName(), describe(pool)));
-		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget(), this.registry.pools()), pools);
+		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget()), pools);
 	}
 
 	@ReadOperation

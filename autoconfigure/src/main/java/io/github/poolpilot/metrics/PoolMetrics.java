@@ -24,10 +24,11 @@ import io.github.poolpilot.tuning.TuningState;
  * {@code shutdown}), {@code executor.failed} and {@code executor.timeouts} counters,
  * {@code executor.queue.wait} and {@code executor.execution} timers (with percentile
  * histograms, so Prometheus can aggregate them), the tuner's
- * {@code executor.tuning.target} and {@code executor.tuning.limited}, the
- * {@code executor.budget.*} gauges and the {@code executor.tuning.failures} counter.
- * Boot's own meters ({@code executor.completed}, {@code executor.active},
- * {@code executor.queued}, pool sizes) are not bound again.
+ * {@code executor.tuning.target} and {@code executor.tuning.limited}, the threads each
+ * pool could lend now ({@code executor.lendable}), the {@code executor.budget.*} gauges
+ * and the {@code executor.tuning.failures} counter. Boot's own meters
+ * ({@code executor.completed}, {@code executor.active}, {@code executor.queued}, pool
+ * sizes) are not bound again.
  *
  * @author poolpilot authors
  */
@@ -61,6 +62,10 @@ public class PoolMetrics implements MeterBinder {
 			.register(meterRegistry);
 		Gauge.builder("executor.budget.live", budget, ThreadBudget::liveThreads)
 			.description("Live threads of all managed pools")
+			.baseUnit("threads")
+			.register(meterRegistry);
+		Gauge.builder("executor.budget.lendable", budget, ThreadBudget::lendableThreads)
+			.description("Idle threads the managed pools could lend now to a pool that grows")
 			.baseUnit("threads")
 			.register(meterRegistry);
 		FunctionCounter.builder("executor.tuning.failures", this.tuner, Tuner::failedTicks)
@@ -102,6 +107,11 @@ public class PoolMetrics implements MeterBinder {
 		Gauge.builder("executor.tuning.target", pool, ManagedPool::maxPoolSize)
 			.tags(tags)
 			.description("The size the tuner is heading for")
+			.baseUnit("threads")
+			.register(meterRegistry);
+		Gauge.builder("executor.lendable", pool, (p) -> p.getBudget().lendableThreads(p))
+			.tags(tags)
+			.description("Idle threads the pool could lend now to a pool that grows")
 			.baseUnit("threads")
 			.register(meterRegistry);
 		Timer queueWait = Timer.builder("executor.queue.wait")

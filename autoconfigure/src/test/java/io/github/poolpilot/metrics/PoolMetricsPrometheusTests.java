@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus", "poolpilot.pools.talk.min-threads=2",
 				"poolpilot.pools.talk.max-threads=2", "poolpilot.budget.max-threads=20",
+				"poolpilot.pools.idle.max-threads=6", "poolpilot.pools.idle.initial-threads=5",
 				// The tuner would resize idle pools while the test reads their sizes.
 				"poolpilot.measurement.window=1h" })
 class PoolMetricsPrometheusTests {
@@ -76,6 +77,11 @@ class PoolMetricsPrometheusTests {
 			.contains("executor_tuning_target_threads{name=\"talk\"} 2.0")
 			.contains("executor_budget_max_threads 20.0")
 			.contains("# TYPE executor_budget_live_threads gauge")
+			// idle started at 5 threads and ran nothing: 4 above its min-threads
+			// lendable.
+			.contains("# TYPE executor_lendable_threads gauge")
+			.contains("executor_lendable_threads{name=\"idle\"} 4.0")
+			.contains("# TYPE executor_budget_lendable_threads gauge")
 			.contains("executor_completed_tasks_total{name=\"talk\"}");
 		assertThat(scrape.split("# TYPE executor_completed_tasks_total ", -1)).hasSize(2);
 	}

@@ -27,7 +27,9 @@ import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.task.TaskRejectedException;
+import org.springframework.http.MediaType;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -95,6 +97,22 @@ class PoolsPageBrowserTests {
 		assertThat(talk.findElements(By.cssSelector(".chart canvas"))).hasSize(6);
 		assertThat(this.browser.findElement(By.id("access")).getText()).isEqualTo("changes allowed");
 		screenshot();
+
+		// report, idle, handed back to the tuner at 4 threads: 3 of them above its
+		// min-threads and never started, lendable.
+		post("report", "{\"corePoolSize\":1,\"maxPoolSize\":4}");
+		post("report", "{\"tuning\":\"auto\"}");
+		WebElement report = this.browser.findElement(By.cssSelector("section.pool[data-pool='report']"));
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(StaleElementReferenceException.class)
+			.until(() -> report.findElement(By.cssSelector("[data-figure='lendable'] b")).getText().equals("3"));
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(StaleElementReferenceException.class)
+			.until(() -> this.browser.findElement(By.cssSelector("#budget-legend [data-pool='report']"))
+				.getText()
+				.equals("report 0/4 (3 lendable)"));
+		assertThat(this.browser.findElement(By.id("budget-figures")).getText())
+			.matches("\\d+ live, \\d+ allocated, \\d+ lendable of \\d+ threads");
 
 		WebElement core = talk.findElement(By.name("corePoolSize"));
 		WebElement max = talk.findElement(By.name("maxPoolSize"));
@@ -175,6 +193,16 @@ class PoolsPageBrowserTests {
 				"--disable-component-update", "--disable-sync", "--window-size=1400,1800");
 		this.browser = new ChromeDriver(service, options);
 		this.browser.get("http://localhost:" + PoolsPageHttpTests.port(this.app, "local.server.port") + "/poolpilot/");
+	}
+
+	private void post(String pool, String body) {
+		RestClient.create("http://localhost:" + PoolsPageHttpTests.port(this.app, "local.server.port"))
+			.post()
+			.uri("/actuator/threadpools/" + pool)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(body)
+			.retrieve()
+			.toBodilessEntity();
 	}
 
 	private static int samples(WebElement pool) {

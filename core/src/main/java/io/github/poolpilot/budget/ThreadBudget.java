@@ -176,6 +176,14 @@ public final class ThreadBudget {
 	}
 
 	/**
+	 * Return how many threads all pools could lend now to a pool that grows.
+	 * @return the lendable threads of every pool together
+	 */
+	public int lendableThreads() {
+		return this.members.get().stream().mapToInt(this::lendableThreads).sum();
+	}
+
+	/**
 	 * Share the budget among what the pools ask for ({@link BudgetAllocator}).
 	 * @param demands what each pool asks for
 	 * @return the threads each pool gets, by pool name, in the order given

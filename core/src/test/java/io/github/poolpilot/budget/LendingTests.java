@@ -40,6 +40,8 @@ class LendingTests {
 		budget.setLenders(lenders(start, talk, stop, boot));
 		assertThat(budget.lendableThreads(start)).isEqualTo(272);
 		assertThat(budget.lendableThreads(boot)).isZero();
+		// start 272, talk and stop 45 each; Boot's executor and http may not lend.
+		assertThat(budget.lendableThreads()).isEqualTo(362);
 		Room room = budget.makeRoom(http, 17);
 		assertThat(room.overrun()).isNull();
 		// Start has 272 / 6 ≈ 45.3 threads to lend per unit of weight, talk and stop 45:
