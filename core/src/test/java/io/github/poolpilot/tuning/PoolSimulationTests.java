@@ -194,6 +194,49 @@ class PoolSimulationTests {
 		run.samples().values().forEach((samples) -> assertThat(samples.get(84).size()).isEqualTo(1));
 	}
 
+	@Test
+	void s5ByHandAPoolResizedPastItsShareGivesItBackWithinASecondOfAPoolBelowItsShareHavingWork() {
+		// S5's pools, A's threads beyond its guaranteed 30 of 40 set by a person: at 5 s,
+		// as its load starts, A is resized by hand to 38 (manual); B and C, idle at 1,
+		// have work from 30 s and want their 5 each.
+		Workload call = new Workload(0, 20, 0.1, 0);
+		PoolBounds bounds = new PoolBounds(1, 60);
+		DoubleUnaryOperator bc = (second) -> (second >= 30 && second < 60) ? 300 : 0;
+		Run run = PoolSimulator.builder()
+			.budget(40)
+			.seed(5)
+			.pool("a", call, (second) -> (second >= 5 && second < 60) ? 1800 : 0, bounds, 10, 6)
+			.pool("b", call, bc, bounds, 1, 1)
+			.pool("c", call, bc, bounds, 1, 1)
+			.resizeByHand("a", 5, 38)
+			.run(65);
+		assertThat(Arrays.stream(run.peakLiveThreads()).max().getAsInt()).isLessThanOrEqualTo(40);
+		assertThat(run.of("a").get(29).size()).isEqualTo(38);
+		// A keeps the size it was given up to its share and gives back the rest as soon
+		// as B and C have work; they grow into it within a second.
+		assertThat(Run.secondsToReach(run.changes().get("b"), 30, 5)).isLessThanOrEqualTo(1);
+		assertThat(Run.secondsToReach(run.changes().get("c"), 30, 5)).isLessThanOrEqualTo(1);
+		assertThat(run.changes().get("a")).filteredOn((change) -> change.at() >= 30)
+			.singleElement()
+			.satisfies((change) -> {
+				assertThat(change.at()).isLessThan(31);
+				assertThat(change.from()).isEqualTo(38);
+				assertThat(change.to()).isEqualTo(30);
+				assertThat(change.reason())
+					.endsWith("gave back threads beyond its weighted share: a pool below its " + "share has work");
+			});
+		assertThat(run.of("b").get(39).size()).isEqualTo(5);
+		assertThat(run.of("c").get(39).size()).isEqualTo(5);
+		// As good as their static shares.
+		Run shares = sharing(bounds).fixedSizes(30, 5, 5).run(65);
+		for (String pool : List.of("b", "c")) {
+			assertThat(Run.p99ResponseMs(run.of(pool), 31, 60)).as("p99 of %s", pool)
+				.isLessThanOrEqualTo(1.25 * Run.p99ResponseMs(shares.of(pool), 31, 60));
+			assertThat(Run.throughput(run.of(pool), 31, 60)).as("throughput of %s", pool)
+				.isGreaterThanOrEqualTo(0.95 * Run.throughput(shares.of(pool), 31, 60));
+		}
+	}
+
 	private static PoolSimulator.Builder sharing(PoolBounds bounds) {
 		Workload call = new Workload(0, 20, 0.1, 0);
 		return PoolSimulator.builder()

@@ -11,7 +11,10 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 
+import io.github.poolpilot.budget.BudgetMember;
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
+import io.github.poolpilot.budget.ThreadBudget.Room;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.measure.PoolSnapshot;
@@ -19,6 +22,8 @@ import io.github.poolpilot.measure.PoolSnapshot.Latency;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Manual;
 import io.github.poolpilot.tuning.TuningMode;
 import io.github.poolpilot.tuning.Tuner.PoolState;
 
@@ -29,8 +34,9 @@ import io.github.poolpilot.tuning.Tuner.PoolState;
  * process, spend their CPU time on a machine of N cores shared by every running task of
  * every pool (processor sharing), then block, optionally on a downstream of their pool
  * that admits K calls at a time. A pool runs at most as many tasks as its size, and a
- * task that finds the pool's queue full is rejected. Runs identically for a given seed,
- * in milliseconds of real time.
+ * task that finds the pool's queue full is rejected. A person may resize a pool by hand
+ * at the start of a second, as a POST to the endpoint does: the pool goes manual. Runs
+ * identically for a given seed, in milliseconds of real time.
  *
  * @author poolpilot authors
  */
@@ -71,6 +77,8 @@ final class PoolSimulator {
 
 	private final List<SimulatedPool> pools;
 
+	private final List<HandResize> handResizes;
+
 	private final PriorityQueue<Event> events = new PriorityQueue<>();
 
 	/**
@@ -100,6 +108,7 @@ final class PoolSimulator {
 		this.cores = builder.cores;
 		this.random = new SplittableRandom(builder.seed);
 		this.pools = builder.pools;
+		this.handResizes = builder.handResizes;
 		this.budget = (builder.budget > 0) ? builder.budget
 				: this.pools.stream().mapToInt((pool) -> pool.bounds.maxThreads()).sum();
 		this.modelOnly = builder.modelOnly;
@@ -142,6 +151,11 @@ final class PoolSimulator {
 		this.peakLive = liveThreads();
 		for (int second = 1; second <= seconds; second++) {
 			long start = (second - 1) * SECOND;
+			for (HandResize hand : this.handResizes) {
+				if (hand.second() == second - 1) {
+					resizeByHand(hand);
+				}
+			}
 			for (long at = start + PULSE; this.pulses && at < second * SECOND; at += PULSE) {
 				advanceTo(at);
 				pulse();
@@ -192,6 +206,30 @@ final class PoolSimulator {
 		}
 		startQueued(pool);
 		this.peakLive = Math.max(this.peakLive, liveThreads());
+	}
+
+	/**
+	 * A person's resize, checked by the budget's own rule
+	 * ({@link ThreadBudget#makeRoom}). The simulator keeps a pool's threads alive at its
+	 * size, as a tuned pool's core = max does, so no pool has idle threads above its live
+	 * ones to lend: the room must be free.
+	 */
+	private void resizeByHand(HandResize hand) {
+		SimulatedPool pool = this.pools.stream()
+			.filter((candidate) -> candidate.name.equals(hand.pool()))
+			.findFirst()
+			.orElseThrow();
+		List<BudgetMember> members = this.pools.stream().<BudgetMember>map(Member::new).toList();
+		Room room = new ThreadBudget(this.budget, () -> members).makeRoom(members.get(this.pools.indexOf(pool)),
+				hand.size());
+		if (room.overrun() != null) {
+			throw new IllegalStateException(room.overrun().describe(pool.name, hand.size()));
+		}
+		pool.mode = TuningMode.MANUAL;
+		resize(pool,
+				new Decision((hand.size() > pool.size) ? Action.GROW : Action.SHRINK, pool.size, hand.size(),
+						new Manual("operator", pool.size, hand.size(), TuningMode.MANUAL, true), null, null,
+						hand.size(), false, false));
 	}
 
 	private void advanceTo(long until) {
@@ -618,6 +656,8 @@ final class PoolSimulator {
 
 		private final List<SimulatedPool> pools = new ArrayList<>();
 
+		private final List<HandResize> handResizes = new ArrayList<>();
+
 		Builder cores(int cores) {
 			this.cores = cores;
 			return this;
@@ -651,6 +691,15 @@ final class PoolSimulator {
 				int initialSize, int weight, TuningMode mode, int queueCapacity) {
 			this.pools
 				.add(new SimulatedPool(name, workload, arrivalRate, bounds, initialSize, weight, mode, queueCapacity));
+			return this;
+		}
+
+		/**
+		 * A person resizes a pool (core and maximum) at the start of a second, which
+		 * switches it to manual.
+		 */
+		Builder resizeByHand(String pool, int second, int size) {
+			this.handResizes.add(new HandResize(pool, second, size));
 			return this;
 		}
 
@@ -704,7 +753,7 @@ final class PoolSimulator {
 
 		private final int weight;
 
-		private final TuningMode mode;
+		private TuningMode mode;
 
 		private final int queueCapacity;
 
@@ -789,6 +838,62 @@ final class PoolSimulator {
 				this.responses = Arrays.copyOf(this.responses, this.responseCount * 2);
 			}
 			this.responses[this.responseCount++] = ms;
+		}
+
+	}
+
+	private record HandResize(String pool, int second, int size) {
+	}
+
+	/**
+	 * A simulated pool as the budget sees it.
+	 */
+	private static final class Member implements BudgetMember {
+
+		private final SimulatedPool pool;
+
+		Member(SimulatedPool pool) {
+			this.pool = pool;
+		}
+
+		@Override
+		public String getName() {
+			return this.pool.name;
+		}
+
+		@Override
+		public int getWeight() {
+			return this.pool.weight;
+		}
+
+		@Override
+		public int minThreads() {
+			return this.pool.bounds.minThreads();
+		}
+
+		@Override
+		public int maxThreads() {
+			return this.pool.bounds.maxThreads();
+		}
+
+		@Override
+		public int corePoolSize() {
+			return this.pool.size;
+		}
+
+		@Override
+		public int maxPoolSize() {
+			return this.pool.size;
+		}
+
+		@Override
+		public int liveThreads() {
+			return this.pool.liveThreads();
+		}
+
+		@Override
+		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
+			throw new UnsupportedOperationException("no simulated pool lends");
 		}
 
 	}
