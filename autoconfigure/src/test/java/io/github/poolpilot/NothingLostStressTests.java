@@ -10,18 +10,19 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.LongStream;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.execution.ManagedExecutor;
@@ -39,6 +40,8 @@ import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.tuning.TuningMode;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
 import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.testsupport.Draw;
+import io.github.poolpilot.testsupport.Seeds;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
@@ -61,7 +64,9 @@ import static org.awaitility.Awaitility.await;
  * or been rejected with the caller told; the pools' counts must agree exactly with what
  * the callers saw; live threads never exceed the budget; no thread is left behind.
  * <p>
- * Runs for a few seconds in the default build; {@code ./mvnw -pl autoconfigure -am test
+ * Every thread's choices are drawn from the seed ({@code -Dpoolpilot-tests.seed=N} runs
+ * one). Runs for a few seconds in the default build;
+ * {@code ./mvnw -pl autoconfigure -am test
  * -Pstress} runs it for five minutes ({@code -Dpoolpilot-tests.stress.duration=PT30M} for
  * longer).
  *
@@ -99,8 +104,14 @@ class NothingLostStressTests {
 	private final Tuner tuner = new Tuner(this.registry, NanoClock.SYSTEM, Tuner.processCpuLoad(), (pool, decision) -> {
 	});
 
-	@Test
-	void everyTaskIsAccountedForAndTheCountsAgree() throws Exception {
+	static LongStream seeds() {
+		return Seeds.first(1);
+	}
+
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void everyTaskIsAccountedForAndTheCountsAgree(long seed) throws Exception {
+		System.out.println("seed " + seed + " (alone: -D" + Seeds.SEED + "=" + seed + ")");
 		ManagedExecutor plain = pool("stress-plain", 40);
 		ManagedExecutor deadline = pool("stress-deadline", 40);
 		deadline.setGuard(new QueueWaitLimit(deadline.getPool(), Duration.ofMillis(20)));
@@ -118,10 +129,13 @@ class NothingLostStressTests {
 		try (PoolSampler sampler = new PoolSampler(this.registry, Duration.ofMillis(50), this.tuner::tick)) {
 			sampler.start();
 			for (int i = 0; i < PRODUCERS; i++) {
-				threads.add(start("producer-" + i, () -> produce(pools, existing)));
+				Draw draw = draw(seed, "producer-" + i);
+				threads.add(start("producer-" + i, () -> produce(draw, pools, existing)));
 			}
-			threads.add(start("resizer", () -> resize(pools)));
-			threads.add(start("existing-resizer", () -> resize(existing)));
+			Draw resizes = draw(seed, "resizer");
+			threads.add(start("resizer", () -> resize(resizes, pools)));
+			Draw existingResizes = draw(seed, "existing-resizer");
+			threads.add(start("existing-resizer", () -> resize(existingResizes, existing)));
 			Thread monitor = start("monitor", this::watchLiveThreads);
 			LockSupport.parkNanos(DURATION.toNanos() / 2);
 			this.slowDownstream.set(true);
@@ -216,30 +230,30 @@ class NothingLostStressTests {
 		return managed;
 	}
 
-	private void produce(List<ManagedExecutor> pools, ThreadPoolTaskExecutor existing) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
+	private void produce(Draw draw, List<ManagedExecutor> pools, ThreadPoolTaskExecutor existing) {
 		while (this.running.get()) {
-			if (random.nextInt(pools.size() + 1) == 0) {
-				produce(existing, random);
+			if (draw.between(0, pools.size()) == 0) {
+				produce(existing, draw);
 				continue;
 			}
-			ManagedExecutor pool = pools.get(random.nextInt(pools.size()));
+			ManagedExecutor pool = pools.get(draw.between(0, pools.size() - 1));
 			Ledger ledger = this.ledgers.get(pool.getPool().getName());
 			boolean slow = pool.getPool().getName().endsWith("downstream") && this.slowDownstream.get();
-			boolean fail = random.nextInt(20) == 0;
+			boolean fail = draw.chance(0.05);
+			int millis = draw.between(0, 2);
 			ledger.attempts.increment();
 			try {
-				switch (random.nextInt(3)) {
+				switch (draw.between(0, 2)) {
 					case 0 -> pool.execute(() -> {
-						work(slow, fail, ledger);
+						work(slow, millis, fail, ledger);
 						ledger.runnablesCompleted.increment();
 					});
 					case 1 -> ledger.futures.add(pool.submit(() -> {
-						work(slow, fail, null);
+						work(slow, millis, fail, null);
 						return "done";
 					}));
 					default -> ledger.futures.add(pool.submitCompletable(() -> {
-						work(slow, fail, null);
+						work(slow, millis, fail, null);
 						return "done";
 					}));
 				}
@@ -247,26 +261,27 @@ class NothingLostStressTests {
 			catch (PoolRejectedException ex) {
 				ledger.rejectedAtSubmit.increment();
 			}
-			LockSupport.parkNanos(random.nextLong(20_000, 100_000));
+			LockSupport.parkNanos(draw.between(20_000, 99_999));
 		}
 	}
 
-	private void produce(ThreadPoolTaskExecutor existing, ThreadLocalRandom random) {
+	private void produce(ThreadPoolTaskExecutor existing, Draw draw) {
 		Ledger ledger = this.ledgers.get(this.existingPool.getName());
-		boolean fail = random.nextInt(20) == 0;
+		boolean fail = draw.chance(0.05);
+		int millis = draw.between(0, 2);
 		ledger.attempts.increment();
 		try {
-			switch (random.nextInt(3)) {
+			switch (draw.between(0, 2)) {
 				case 0 -> existing.execute(() -> {
-					work(false, fail, ledger);
+					work(false, millis, fail, ledger);
 					ledger.runnablesCompleted.increment();
 				});
 				case 1 -> ledger.futures.add(existing.submit(() -> {
-					work(false, fail, null);
+					work(false, millis, fail, null);
 					return "done";
 				}));
 				default -> ledger.futures.add(existing.submitCompletable(() -> {
-					work(false, fail, null);
+					work(false, millis, fail, null);
 					return "done";
 				}));
 			}
@@ -275,7 +290,7 @@ class NothingLostStressTests {
 			assertThat(ex).hasCauseInstanceOf(PoolRejectedException.class);
 			ledger.rejectedAtSubmit.increment();
 		}
-		LockSupport.parkNanos(random.nextLong(20_000, 100_000));
+		LockSupport.parkNanos(draw.between(20_000, 99_999));
 	}
 
 	/**
@@ -283,12 +298,11 @@ class NothingLostStressTests {
 	 * and the executor it hands out, each change checked against the pool's bounds and
 	 * the budget.
 	 */
-	private void resize(ThreadPoolTaskExecutor existing) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
+	private void resize(Draw draw, ThreadPoolTaskExecutor existing) {
 		while (this.running.get()) {
-			int size = random.nextInt(1, 13);
+			int size = draw.between(1, 12);
 			try {
-				switch (random.nextInt(4)) {
+				switch (draw.between(0, 3)) {
 					case 0 -> existing.setMaxPoolSize(size);
 					case 1 -> existing.setCorePoolSize(size);
 					case 2 -> existing.getThreadPoolExecutor().setMaximumPoolSize(size);
@@ -300,11 +314,11 @@ class NothingLostStressTests {
 				// Outside its bounds, below its core size or over the budget: refused,
 				// nothing changed.
 			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(1, 10)));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(draw.between(1, 9)));
 		}
 	}
 
-	private static void work(boolean slow, boolean fail, Ledger ledger) {
+	private static void work(boolean slow, int millis, boolean fail, Ledger ledger) {
 		if (slow) {
 			try {
 				Thread.sleep(150);
@@ -317,7 +331,7 @@ class NothingLostStressTests {
 			}
 		}
 		else {
-			Blocking.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextInt(3)));
+			Blocking.sleep(Duration.ofMillis(millis));
 		}
 		if (fail) {
 			if (ledger != null) {
@@ -327,23 +341,22 @@ class NothingLostStressTests {
 		}
 	}
 
-	private void resize(List<ManagedExecutor> pools) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
+	private void resize(Draw draw, List<ManagedExecutor> pools) {
 		while (this.running.get()) {
-			ManagedPool pool = pools.get(random.nextInt(pools.size())).getPool();
-			if (random.nextInt(4) == 0) {
-				this.tuner.setMode(pool.getName(), random.nextBoolean() ? TuningMode.AUTO : TuningMode.MANUAL);
+			ManagedPool pool = pools.get(draw.between(0, pools.size() - 1)).getPool();
+			if (draw.chance(0.25)) {
+				this.tuner.setMode(pool.getName(), draw.chance(0.5) ? TuningMode.AUTO : TuningMode.MANUAL);
 			}
 			else {
-				int max = random.nextInt(1, 13);
+				int max = draw.between(1, 12);
 				try {
-					pool.resize(random.nextInt(1, max + 1), max);
+					pool.resize(draw.between(1, max), max);
 				}
 				catch (InvalidPoolSizeException ex) {
 					// Over the budget: refused, nothing changed.
 				}
 			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(1, 10)));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(draw.between(1, 9)));
 		}
 	}
 
@@ -375,6 +388,14 @@ class NothingLostStressTests {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * What one of the test's threads draws: from the seed and the thread's name, so that
+	 * each thread's choices are the seed's whatever the others do.
+	 */
+	private static Draw draw(long seed, String thread) {
+		return new Draw(seed * 1_000_003 + thread.hashCode());
 	}
 
 	private static Thread start(String name, Runnable task) {
