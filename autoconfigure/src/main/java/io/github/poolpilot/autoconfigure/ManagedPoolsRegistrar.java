@@ -100,9 +100,10 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	static Map<String, Integer> initialSizes(PoolpilotProperties properties) {
 		List<Planned> pools = new ArrayList<>();
 		properties.getPools()
-			.forEach((name, pool) -> pools
-				.add(new Planned(name, pool.getMinThreads(), pool.getMaxThreads(), pool.getInitialThreads())));
-		return BudgetSizing.initialSizes(pools);
+			.forEach((name, pool) -> pools.add(new Planned(name, pool.getMinThreads(), pool.getMaxThreads(),
+					pool.getWeight(), pool.getInitialThreads())));
+		return BudgetSizing.initialSizes(properties.getBudget().getMaxThreads(), pools,
+				properties.getTuning().isEnabled());
 	}
 
 	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize,

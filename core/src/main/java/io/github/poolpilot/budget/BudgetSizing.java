@@ -45,19 +45,26 @@ public final class BudgetSizing {
 	}
 
 	/**
-	 * Return the size each pool starts at: its initial threads where it sets them, else
-	 * its min-threads, so that the budget is not spent before any work arrives. A pool
-	 * grows with its load from there (the tuner's fast path meets a step within a pulse
-	 * or two), borrowing what the others leave idle.
+	 * Return the size each pool starts at: its initial threads where it sets them, else,
+	 * when the tuner sizes the pools, its min-threads, so that the budget is not spent
+	 * before any work arrives (a pool grows with its load from there: the tuner's fast
+	 * path meets a step within a pulse or two, borrowing what the others leave idle).
+	 * With tuning off nothing would grow a pool, so it starts at its weighted share of
+	 * the budget within its bounds, as a fixed pool of that size.
+	 * @param configured the configured budget, or {@code null}
 	 * @param pools the pools, as configured
+	 * @param tuned whether the tuner sizes the pools
 	 * @return each pool's size by name, in the order given
 	 */
-	public static Map<String, Integer> initialSizes(List<Planned> pools) {
+	public static Map<String, Integer> initialSizes(@Nullable Integer configured, List<Planned> pools, boolean tuned) {
+		int budget = maxThreads(configured, pools.stream().mapToInt(Planned::maxThreads));
+		int totalWeight = pools.stream().mapToInt(Planned::weight).sum();
 		Map<String, Integer> sizes = new LinkedHashMap<>();
 		for (Planned pool : pools) {
 			Integer initial = pool.initialThreads();
-			sizes.put(pool.name(), (initial != null) ? Math.max(pool.minThreads(), Math.min(pool.maxThreads(), initial))
-					: pool.minThreads());
+			int size = (initial != null) ? initial
+					: tuned ? pool.minThreads() : share(budget, pool.weight(), Math.max(1, totalWeight));
+			sizes.put(pool.name(), Math.max(pool.minThreads(), Math.min(pool.maxThreads(), size)));
 		}
 		return sizes;
 	}
@@ -82,9 +89,10 @@ public final class BudgetSizing {
 	 * @param name its name
 	 * @param minThreads its min-threads
 	 * @param maxThreads its max-threads
-	 * @param initialThreads the size it starts at, or {@code null} for its min-threads
+	 * @param weight its weight
+	 * @param initialThreads the size it starts at, or {@code null} for the budget's rule
 	 */
-	public record Planned(String name, int minThreads, int maxThreads, @Nullable Integer initialThreads) {
+	public record Planned(String name, int minThreads, int maxThreads, int weight, @Nullable Integer initialThreads) {
 
 	}
 
