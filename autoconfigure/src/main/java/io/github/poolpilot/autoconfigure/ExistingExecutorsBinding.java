@@ -71,8 +71,8 @@ final class ExistingExecutorsBinding {
 		PoolBounds bounds = new PoolBounds(pool.getMinThreads(), pool.getMaxThreads());
 		int core = bounds.clamp(own.corePoolSize());
 		int max = Math.max(core, bounds.clamp(own.maxPoolSize()));
-		Duration keepAlive = pool.getKeepAlive().equals(Duration.ofSeconds(own.keepAliveSeconds())) ? null
-				: pool.getKeepAlive();
+		Duration wholeSeconds = ManagedPoolsRegistrar.keepAlive(pool);
+		Duration keepAlive = wholeSeconds.equals(Duration.ofSeconds(own.keepAliveSeconds())) ? null : wholeSeconds;
 		Duration awaitTermination = (name != null) ? Binder.get(environment)
 			.bind(name.append("await-termination"), Bindable.of(Duration.class))
 			.orElse(null) : null;

@@ -113,7 +113,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		ManagedTaskExecutor executor = builder.corePoolSize(initialSize)
 			.maxPoolSize(initialSize)
 			.queueCapacity(pool.getQueueCapacity())
-			.keepAlive(pool.getKeepAlive())
+			.keepAlive(keepAlive(pool))
 			.threadNamePrefix(name + "-")
 			.awaitTermination(true)
 			.awaitTerminationPeriod(pool.getAwaitTermination())
@@ -127,6 +127,18 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		executor.setGuards((managed) -> guards(name, pool, managed, beanFactory));
 		return executor;
+	}
+
+	/**
+	 * Return a pool's keep-alive as Spring's {@code ThreadPoolTaskExecutor} keeps it, in
+	 * whole seconds, rounded up: a sub-second keep-alive would otherwise become 0, which
+	 * ends idle threads at once and is refused while core threads time out (as Boot's
+	 * builder makes them), and no idle thread ends sooner than asked.
+	 */
+	static Duration keepAlive(Pool pool) {
+		Duration keepAlive = pool.getKeepAlive();
+		Duration wholeSeconds = Duration.ofSeconds(keepAlive.getSeconds());
+		return wholeSeconds.equals(keepAlive) ? keepAlive : wholeSeconds.plusSeconds(1);
 	}
 
 	/**

@@ -340,7 +340,8 @@ public class PoolpilotProperties {
 		private int rejectionStatus = 429;
 
 		/**
-		 * How long an idle thread above the core size lives.
+		 * How long an idle thread above the core size lives, in whole seconds (rounded
+		 * up).
 		 */
 		private Duration keepAlive = Duration.ofSeconds(60);
 

@@ -104,6 +104,25 @@ class ExistingExecutorsBindingTests {
 	}
 
 	@Test
+	void anExistingExecutorsKeepAliveBetweenWholeSecondsIsRoundedUpAsADeclaredPoolsIs() {
+		this.runner.withUserConfiguration(CoreThreadsTimeOutConfiguration.class)
+			.withPropertyValues("poolpilot.existing-executors.reportExecutor.keep-alive=50ms",
+					"poolpilot.existing-executors.timingOutExecutor.keep-alive=1500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ThreadPoolTaskExecutor report = context.getBean("reportExecutor", ThreadPoolTaskExecutor.class);
+				assertThat(report.getKeepAliveSeconds()).isEqualTo(1);
+				assertThat(report.getThreadPoolExecutor().getKeepAliveTime(TimeUnit.NANOSECONDS))
+					.isEqualTo(TimeUnit.SECONDS.toNanos(1));
+				ThreadPoolTaskExecutor timingOut = context.getBean("timingOutExecutor", ThreadPoolTaskExecutor.class);
+				assertThat(timingOut.getThreadPoolExecutor().allowsCoreThreadTimeOut()).isTrue();
+				assertThat(timingOut.getKeepAliveSeconds()).isEqualTo(2);
+				assertThat(timingOut.getThreadPoolExecutor().getKeepAliveTime(TimeUnit.NANOSECONDS))
+					.isEqualTo(TimeUnit.SECONDS.toNanos(2));
+			});
+	}
+
+	@Test
 	void anExistingExecutorGetsTheGuardsItsKeysName() {
 		this.runner.withPropertyValues("poolpilot.existing-executors.report-executor.max-queue-wait=1s")
 			.run((context) -> {
@@ -221,6 +240,21 @@ class ExistingExecutorsBindingTests {
 			executor.setCorePoolSize(3);
 			executor.setMaxPoolSize(5);
 			executor.setThreadNamePrefix("report-");
+			return executor;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CoreThreadsTimeOutConfiguration {
+
+		@Bean
+		ThreadPoolTaskExecutor timingOutExecutor() {
+			ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+			executor.setCorePoolSize(1);
+			executor.setMaxPoolSize(2);
+			executor.setKeepAliveSeconds(5);
+			executor.setAllowCoreThreadTimeOut(true);
 			return executor;
 		}
 
