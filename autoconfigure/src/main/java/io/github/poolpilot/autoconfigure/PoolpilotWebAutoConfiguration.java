@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.http.ProblemDetail;
@@ -16,12 +15,12 @@ import org.springframework.http.ProblemDetail;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for answering rejected work over HTTP with 429 or 503 problem
- * details.
+ * details, on Spring MVC and on WebFlux.
  *
  * @author poolpilot authors
  */
 @AutoConfiguration(after = PoolpilotAutoConfiguration.class)
-@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnWebApplication
 @ConditionalOnClass(ProblemDetail.class)
 @ConditionalOnBooleanProperty(name = "poolpilot.web.rejection-handler-enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)

@@ -1,11 +1,16 @@
 package io.github.poolpilot.smoke.webflux;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.stereotype.Service;
@@ -13,7 +18,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * WebFlux on Netty with Actuator: a report built on the declared pool "reports".
+ * WebFlux on Netty with Actuator: a report built on the declared pool "reports", and slow
+ * jobs on the pool "narrow" (one thread, a queue of one), which refuses a third at once.
  */
 @SpringBootApplication
 @EnableAsync
@@ -39,13 +45,23 @@ public class WebFluxApplication {
 
 		private final Reports reports;
 
-		public ReportController(Reports reports) {
+		private final Executor narrow;
+
+		public ReportController(Reports reports, @Qualifier("narrow") Executor narrow) {
 			this.reports = reports;
+			this.narrow = narrow;
 		}
 
 		@PostMapping("/reports")
 		public Mono<String> report() {
 			return Mono.fromFuture(this.reports.build());
+		}
+
+		// A job the pool cannot take is answered 429 with a problem detail and Retry-After.
+		@PostMapping("/jobs")
+		public ResponseEntity<Void> job() {
+			this.narrow.execute(() -> LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5)));
+			return ResponseEntity.accepted().build();
 		}
 
 	}
