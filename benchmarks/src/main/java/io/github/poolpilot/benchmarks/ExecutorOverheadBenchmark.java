@@ -78,19 +78,24 @@ public class ExecutorOverheadBenchmark {
 	static final long ONE_MICROSECOND = 1_000;
 
 	/**
-	 * The executor under test: a raw {@link ThreadPoolExecutor}; a raw one that only
+	 * The executor under test: a raw {@link ThreadPoolExecutor}; two controls that do
+	 * what a managed pool does for a task it does not time, the counts alone
+	 * ({@code counting-floor}) and the counts and the draw that picks timed tasks
+	 * ({@code drawing-floor}), see {@link CountingFloorExecutor}; a raw one that only
 	 * carries each task's submit time in a wrapper and reads the clock around it, the
 	 * floor for timing every task; poolpilot's {@link ManagedExecutor} in its default
-	 * configuration ({@code managed}), asked for every task timed ({@code managed-full},
-	 * which is the default configuration too since timing adapts to the load) or for one
-	 * in 16 at most; Micrometer's timed executor around a raw pool; a pool tracking
-	 * submit times in a map; DynamicTp's {@link DtpExecutor} with its per-task monitoring
-	 * registered; poolpilot's virtual pool in its default configuration, 2 permits; a
-	 * bare virtual thread per task ({@code Executors.newVirtualThreadPerTaskExecutor()},
-	 * unbounded). The last two need Java 21 or later.
+	 * configuration ({@code managed}), the same without its sampler thread
+	 * ({@code managed-no-occupancy}, a control), asked for every task timed
+	 * ({@code managed-full}, which is the default configuration too since timing adapts
+	 * to the load) or for one in 16 at most; Micrometer's timed executor around a raw
+	 * pool; a pool tracking submit times in a map; DynamicTp's {@link DtpExecutor} with
+	 * its per-task monitoring registered; poolpilot's virtual pool in its default
+	 * configuration, 2 permits; a bare virtual thread per task
+	 * ({@code Executors.newVirtualThreadPerTaskExecutor()}, unbounded). The last two need
+	 * Java 21 or later.
 	 */
-	@Param({ "raw", "timing-floor", "managed", "managed-full", "managed-sampled", "micrometer", "map-tracking",
-			"dynamictp", "virtual", "virtual-bare" })
+	@Param({ "raw", "counting-floor", "drawing-floor", "timing-floor", "managed", "managed-no-occupancy",
+			"managed-full", "managed-sampled", "micrometer", "map-tracking", "dynamictp", "virtual", "virtual-bare" })
 	public String executor = "raw";
 
 	/**
@@ -133,9 +138,12 @@ public class ExecutorOverheadBenchmark {
 		};
 		this.pool = switch (this.executor) {
 			case "raw" -> raw();
+			case "counting-floor" -> countingFloor(false);
+			case "drawing-floor" -> countingFloor(true);
 			case "timing-floor" -> timingFloor();
 			case "managed", "managed-full" -> managed(PoolRecorder.builder().build(), false);
 			case "managed-sampled" -> managed(PoolRecorder.builder().timingSampleEvery(16).build(), false);
+			case "managed-no-occupancy" -> managedWithoutSampler();
 			case "virtual" -> managed(PoolRecorder.builder().build(), true);
 			case "virtual-bare" -> virtualBare();
 			case "micrometer" -> micrometer();
@@ -183,6 +191,12 @@ public class ExecutorOverheadBenchmark {
 		return executor;
 	}
 
+	private ExecutorService countingFloor(boolean drawn) {
+		CountingFloorExecutor executor = new CountingFloorExecutor(this.poolSize, QUEUE_CAPACITY, drawn);
+		this.measuredTasks = executor::submitted;
+		return executor;
+	}
+
 	private ExecutorService timingFloor() {
 		TimingFloorExecutor executor = new TimingFloorExecutor(this.poolSize);
 		this.measuredTasks = executor::getCompletedTaskCount;
@@ -205,6 +219,24 @@ public class ExecutorOverheadBenchmark {
 		registry.register(managed.getPool());
 		this.sampler = new PoolSampler(registry, Duration.ofSeconds(1));
 		this.sampler.start();
+		this.recorder = recorder;
+		this.measuredTasks = () -> recorder.taskCounts().completed();
+		return executor;
+	}
+
+	/**
+	 * Build a managed pool that times one task in 8000 from the start, as the default
+	 * configuration does at about eight million tasks a second, with no sampler: no
+	 * thread wakes every millisecond to read its occupancy and no window closes. A
+	 * control that tells the sampler's cost from the task path's.
+	 */
+	private ExecutorService managedWithoutSampler() {
+		PoolRecorder recorder = PoolRecorder.builder().timingSampleEvery(8000).build();
+		ExecutorService executor = ManagedExecutor
+			.builder("bench", new PoolBounds(this.poolSize, this.poolSize), QUEUE_CAPACITY)
+			.sizes(this.poolSize, this.poolSize)
+			.recorder(recorder)
+			.build();
 		this.recorder = recorder;
 		this.measuredTasks = () -> recorder.taskCounts().completed();
 		return executor;

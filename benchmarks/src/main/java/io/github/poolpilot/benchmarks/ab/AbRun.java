@@ -52,6 +52,10 @@ public final class AbRun {
 	 * @return the exit status: 0, 1 for bad arguments, 2 when a case kept too few rounds
 	 */
 	public static int run(String[] args) {
+		if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
+			System.out.print(AbSettings.USAGE);
+			return 0;
+		}
 		AbSettings settings;
 		try {
 			settings = AbSettings.parse(args);
