@@ -33,10 +33,11 @@ import io.github.poolpilot.tuning.Tuner.PoolState;
  * ({@link Tuner#planPulse}) every 100 ms between. Tasks arrive at each pool as a Poisson
  * process, spend their CPU time on a machine of N cores shared by every running task of
  * every pool (processor sharing), then block, optionally on a downstream of their pool
- * that admits K calls at a time. A pool runs at most as many tasks as its size, and a
- * task that finds the pool's queue full is rejected. A person may resize a pool by hand
- * at the start of a second, as a POST to the endpoint does: the pool goes manual. Runs
- * identically for a given seed, in milliseconds of real time.
+ * that admits K calls at a time; the host may steal part of the cores, 100 ms at a time.
+ * A pool runs at most as many tasks as its size, and a task that finds the pool's queue
+ * full is rejected. A person may resize a pool by hand at the start of a second, as a
+ * POST to the endpoint does: the pool goes manual. Runs identically for a given seed, in
+ * milliseconds of real time.
  *
  * @author poolpilot authors
  */
@@ -52,6 +53,18 @@ final class PoolSimulator {
 	static final long PULSE = SECOND / 10;
 
 	private final int cores;
+
+	/**
+	 * The cores the pools' tasks get now: all of them, or fewer while the host steals
+	 * some.
+	 */
+	private double coresNow;
+
+	/**
+	 * The share of the cores the host steals, 100 ms slot by 100 ms slot, or {@code null}
+	 * for a quiet host.
+	 */
+	private final double[] steal;
 
 	private final int budget;
 
@@ -106,6 +119,8 @@ final class PoolSimulator {
 
 	private PoolSimulator(Builder builder) {
 		this.cores = builder.cores;
+		this.coresNow = builder.cores;
+		this.steal = builder.steal;
 		this.random = new SplittableRandom(builder.seed);
 		this.pools = builder.pools;
 		this.handResizes = builder.handResizes;
@@ -147,6 +162,9 @@ final class PoolSimulator {
 	Run run(int seconds) {
 		for (SimulatedPool pool : this.pools) {
 			scheduleArrival(pool);
+		}
+		if (this.steal != null) {
+			this.events.add(new Event(0, Kind.STEAL, null, null, 0, this.sequence++));
 		}
 		this.peakLive = liveThreads();
 		for (int second = 1; second <= seconds; second++) {
@@ -249,10 +267,21 @@ final class PoolSimulator {
 					}
 				}
 				case BLOCK_DONE -> finishBlocking(event.task);
+				case STEAL -> steal();
 			}
 		}
 		progressCpu(until);
 		this.now = until;
+	}
+
+	/**
+	 * The host takes another share of the cores for the next 100 ms.
+	 */
+	private void steal() {
+		int slot = (int) (this.now / PULSE);
+		this.coresNow = this.cores * (1 - this.steal[slot % this.steal.length]);
+		rescheduleCpu();
+		this.events.add(new Event(this.now + PULSE, Kind.STEAL, null, null, 0, this.sequence++));
 	}
 
 	private void scheduleArrival(SimulatedPool pool) {
@@ -269,8 +298,10 @@ final class PoolSimulator {
 	private void arrive(SimulatedPool pool) {
 		pool.arrivals++;
 		pool.arrivalsTotal++;
-		Task task = new Task(pool, this.tasks++, this.now, pool.workload.draw(pool.workload.cpuMs, this.random),
-				pool.workload.draw(pool.workload.blockMs, this.random));
+		double factor = pool.workload.factor(this.random);
+		Task task = new Task(pool, this.tasks++, this.now,
+				pool.workload.draw(factor * pool.workload.cpuMs, this.random),
+				pool.workload.draw(factor * pool.workload.blockMs, this.random));
 		if (pool.running < pool.size) {
 			start(task);
 		}
@@ -296,7 +327,7 @@ final class PoolSimulator {
 	}
 
 	private double cpuRate() {
-		return this.onCpu.isEmpty() ? 0 : Math.min(1.0, (double) this.cores / this.onCpu.size());
+		return this.onCpu.isEmpty() ? 0 : Math.min(1.0, this.coresNow / this.onCpu.size());
 	}
 
 	private void progressCpu(long until) {
@@ -305,7 +336,7 @@ final class PoolSimulator {
 			return;
 		}
 		this.cpuGiven += elapsed * cpuRate();
-		this.cpuBusyCoreNanos += elapsed * Math.min(this.cores, this.onCpu.size());
+		this.cpuBusyCoreNanos += elapsed * Math.min(this.coresNow, this.onCpu.size());
 	}
 
 	private void rescheduleCpu() {
@@ -444,8 +475,35 @@ final class PoolSimulator {
 	 * @param blockMs mean blocking time per task
 	 * @param sigma the lognormal shape, 0 for exact times
 	 * @param downstreamPermits calls the downstream admits at a time, 0 for no limit
+	 * @param expensiveShare the share of tasks that are expensive, 0 for none
+	 * @param expensiveFactor how many times longer an expensive task takes
 	 */
-	record Workload(double cpuMs, double blockMs, double sigma, int downstreamPermits) {
+	record Workload(double cpuMs, double blockMs, double sigma, int downstreamPermits, double expensiveShare,
+			double expensiveFactor) {
+
+		Workload(double cpuMs, double blockMs, double sigma, int downstreamPermits) {
+			this(cpuMs, blockMs, sigma, downstreamPermits, 0, 1);
+		}
+
+		/**
+		 * The same work with a share of expensive tasks mixed in, which take
+		 * {@code factor} times as long on the CPU and blocked: a web server's cheap and
+		 * expensive requests in one pool.
+		 */
+		Workload mixed(double share, double factor) {
+			return new Workload(this.cpuMs, this.blockMs, this.sigma, this.downstreamPermits, share, factor);
+		}
+
+		/**
+		 * The mean of a time per task, expensive tasks included.
+		 */
+		double mean(double cheapMs) {
+			return cheapMs * (1 + this.expensiveShare * (this.expensiveFactor - 1));
+		}
+
+		double factor(SplittableRandom random) {
+			return (this.expensiveShare > 0 && random.nextDouble() < this.expensiveShare) ? this.expensiveFactor : 1;
+		}
 
 		long draw(double meanMs, SplittableRandom random) {
 			if (meanMs <= 0) {
@@ -654,6 +712,8 @@ final class PoolSimulator {
 
 		private boolean pulses = true;
 
+		private double[] steal;
+
 		private final List<SimulatedPool> pools = new ArrayList<>();
 
 		private final List<HandResize> handResizes = new ArrayList<>();
@@ -700,6 +760,19 @@ final class PoolSimulator {
 		 */
 		Builder resizeByHand(String pool, int second, int size) {
 			this.handResizes.add(new HandResize(pool, second, size));
+			return this;
+		}
+
+		/**
+		 * A noisy host: in each 100 ms the host steals a share of the cores drawn from 0
+		 * to {@code most}, the same for every run of the same {@code seed}.
+		 */
+		Builder steal(long seed, double most, int seconds) {
+			SplittableRandom random = new SplittableRandom(seed);
+			this.steal = new double[seconds * (int) (SECOND / PULSE) + 1];
+			for (int i = 0; i < this.steal.length; i++) {
+				this.steal[i] = most * random.nextDouble();
+			}
 			return this;
 		}
 
@@ -900,7 +973,7 @@ final class PoolSimulator {
 
 	private enum Kind {
 
-		ARRIVAL, NO_ARRIVAL, CPU_DONE, BLOCK_DONE
+		ARRIVAL, NO_ARRIVAL, CPU_DONE, BLOCK_DONE, STEAL
 
 	}
 

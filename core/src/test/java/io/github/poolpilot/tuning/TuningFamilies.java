@@ -1,0 +1,36 @@
+package io.github.poolpilot.tuning;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.tuning.PoolSimulator.Workload;
+
+/**
+ * The failures reported against the second tuner (issue 29), as scenarios of the
+ * simulator's families.
+ *
+ * @author poolpilot authors
+ */
+final class TuningFamilies {
+
+	/**
+	 * A web server's pool, 2..8 threads with a queue of 16, offered 200 requests a second
+	 * in bursts of about a second at ±30 %: cheap requests of 3 ms of CPU and 2 ms
+	 * waiting on a database, 15 % of them six times as long, on a host that steals up to
+	 * 30 % of the cores. The pool fixed at 8 threads refuses a few of them; the second
+	 * tuner held 2 threads and refused ten times as many.
+	 */
+	static final TuningFamily WEB_SERVER = TuningFamily.of(29, new Workload(3, 2, 0.5, 0).mixed(0.15, 6),
+			new PoolBounds(2, 8), 16, 2, 200, 1, 0.3, 0.3, 0);
+
+	/**
+	 * A pool of 1..300 threads in front of a downstream that admits 5 calls at a time (50
+	 * ms each, 100 calls a second), idle for 5 s and then offered a third more than the
+	 * downstream serves. The second tuner's surge, its service time measured on the
+	 * growing pool, took it to 67 threads, and it stayed above the knee + 50 % for 15 s.
+	 */
+	static final TuningFamily TALK = TuningFamily.of(684, new Workload(0.5, 50, 0.1, 5), new PoolBounds(1, 300), 100, 1,
+			133, 0, 0, 0, 5);
+
+	private TuningFamilies() {
+	}
+
+}
