@@ -60,6 +60,8 @@ class ClasspathMatrixTests {
 
 	private static final String[] SERVLET_API = { "jakarta.servlet" };
 
+	private static final String[] GRPC = { "io.grpc", "org.springframework.grpc", "org.springframework.boot.grpc" };
+
 	private static final String[] PROPERTIES = { "poolpilot.pools.work.min-threads=1",
 			"poolpilot.pools.work.max-threads=2",
 			"management.endpoints.web.exposure.include=threadpools,health,prometheus",
@@ -90,6 +92,10 @@ class ClasspathMatrixTests {
 	private static final String TOMCAT_CUSTOMIZER = "poolpilotTomcatHttpPoolCustomizer";
 
 	private static final String JETTY_CUSTOMIZER = "poolpilotJettyHttpPoolCustomizer";
+
+	private static final String GRPC_POOL = "poolpilotGrpcPool";
+
+	private static final String GRPC_EXECUTOR = "poolpilotGrpcServerExecutorProvider";
 
 	@Test
 	void withoutJacksonTheKeysAreCheckedAndEverythingElseStarts() {
@@ -233,6 +239,22 @@ class ClasspathMatrixTests {
 			.doesNotHaveBean(BODY_CHECK)
 			.doesNotHaveBean(REJECTIONS)
 			.doesNotHaveBean(HTTP_POOL));
+	}
+
+	@Test
+	void withoutGrpcItsPoolStepsAsideAndEnablingItIsRefused() {
+		ClassPathWithout classPath = new ClassPathWithout(GRPC);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(METERS)
+			.doesNotHaveBean(GRPC_POOL));
+		servlet(classPath).withPropertyValues("poolpilot.grpc-server.enabled=true")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.grpc-server.enabled")
+				.hasMessageContaining("spring-boot-starter-grpc-server"));
+		plain(new ClassPathWithout()).withPropertyValues("poolpilot.grpc-server.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean(GRPC_POOL).hasBean(GRPC_EXECUTOR));
 	}
 
 	@Test

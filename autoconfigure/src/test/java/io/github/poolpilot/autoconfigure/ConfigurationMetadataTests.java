@@ -75,6 +75,11 @@ class ConfigurationMetadataTests {
 		assertDocumentedDefaults("poolpilot.web-server.", webServer);
 	}
 
+	@Test
+	void theDefaultsOfTheGrpcServerPoolAreTheClassDefaults() {
+		assertDocumentedDefaults("poolpilot.grpc-server.", new PoolpilotGrpcServerProperties());
+	}
+
 	private static void assertDocumentedDefaults(String prefix, Object defaults) {
 		BeanWrapperImpl pool = new BeanWrapperImpl(defaults);
 		pool.setConversionService(ApplicationConversionService.getSharedInstance());
