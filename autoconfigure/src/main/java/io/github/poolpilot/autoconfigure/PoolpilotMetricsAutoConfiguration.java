@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.grpc.GrpcPool;
 import io.github.poolpilot.metrics.PoolMetrics;
 import io.github.poolpilot.task.ManagedSimpleAsyncTaskExecutor;
 import io.github.poolpilot.tuning.Tuner;
@@ -51,7 +52,8 @@ public final class PoolpilotMetricsAutoConfiguration {
 	/**
 	 * Spring Boot binds its executor.* meters to ThreadPoolTaskExecutor beans only: bind
 	 * the same ones, the same way, to the virtual-thread applicationTaskExecutor that
-	 * poolpilot manages, so that every managed pool has them.
+	 * poolpilot manages and to the gRPC server's pool, so that every managed pool has
+	 * them.
 	 */
 	private static void bindExecutorMeters(ListableBeanFactory beanFactory, MeterRegistry meterRegistry) {
 		beanFactory.getBeansOfType(ManagedSimpleAsyncTaskExecutor.class, false, false)
@@ -59,6 +61,10 @@ public final class PoolpilotMetricsAutoConfiguration {
 					(name, executor) -> new ExecutorServiceMetrics(executor.getManagedExecutor().asThreadPoolExecutor(),
 							name, Collections.emptyList())
 						.bindTo(meterRegistry));
+		beanFactory.getBeansOfType(GrpcPool.class, false, false)
+			.forEach((name, grpc) -> new ExecutorServiceMetrics(grpc.asThreadPoolExecutor(), GrpcPool.NAME,
+					Collections.emptyList())
+				.bindTo(meterRegistry));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.poolpilot.execution.ManagedExecutor;
@@ -67,6 +68,14 @@ public final class GrpcPool implements Executor {
 	 */
 	public ManagedPool getPool() {
 		return this.executor.getPool();
+	}
+
+	/**
+	 * Return the pool's executor, to bind Spring Boot's {@code executor.*} meters to.
+	 * @return the executor
+	 */
+	public ThreadPoolExecutor asThreadPoolExecutor() {
+		return this.executor;
 	}
 
 	/**

@@ -24,6 +24,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -155,6 +156,15 @@ class GrpcServerPoolTests {
 		}
 		assertThat(call(GrpcPoolApplication.PING, "again").get(20, TimeUnit.SECONDS)).isEqualTo("pong");
 		assertThat(pool.getRecorder().taskCounts().rejected()).isGreaterThanOrEqualTo(1);
+		// The pool's meters, as every managed pool's: Spring Boot's executor.* and ours.
+		MeterRegistry meters = context.getBean(MeterRegistry.class);
+		assertThat(meters.get("executor.rejected")
+			.tag("name", "grpc")
+			.tag("reason", "queue_full")
+			.functionCounter()
+			.count()).isEqualTo(pool.getRecorder().taskCounts().rejections().queueFull());
+		assertThat(meters.get("executor.pool.max").tag("name", "grpc").gauge().value()).isEqualTo(2);
+		assertThat(meters.get("executor.queue.wait").tag("name", "grpc").timer().count()).isPositive();
 	}
 
 	@Test
@@ -211,11 +221,16 @@ class GrpcServerPoolTests {
 		for (int i = 0; i < running; i++) {
 			held.add(call(GrpcPoolApplication.BLOCK, "hold"));
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getActiveCount() == running);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(pool.getExecutor().getActiveCount()).isEqualTo(running));
 		for (int i = 0; i < queued; i++) {
 			held.add(call(GrpcPoolApplication.BLOCK, "hold"));
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getQueueSize() == queued);
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			assertThat(pool.getExecutor().getQueueSize()).isEqualTo(queued);
+			assertThat(pool.getExecutor().getActiveCount()).isEqualTo(running);
+			assertThat(pool.getRecorder().taskCounts().rejected()).isZero();
+		});
 		return held;
 	}
 
