@@ -49,7 +49,14 @@ final class TaskOutcome {
 	 * completed exceptionally or was cancelled.
 	 */
 	static boolean failedFuture(Runnable task) {
-		if (!(task instanceof Future<?> future) || !future.isDone()) {
+		// Kept small enough to be inlined wherever it is called (a plain Runnable, the
+		// common case, then costs one type check and no call): the future's own checks
+		// are a method of their own.
+		return task instanceof Future<?> future && failed(future);
+	}
+
+	private static boolean failed(Future<?> future) {
+		if (!future.isDone()) {
 			return false;
 		}
 		if (future.isCancelled()) {
