@@ -75,6 +75,14 @@ class PoolpilotGrpcServerAutoConfigurationTests {
 	}
 
 	@Test
+	void aMinThreadsOverTheBudgetIsRefusedNamingTheBudget() {
+		this.runner
+			.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.grpc-server.min-threads=4",
+					"poolpilot.budget.max-threads=3")
+			.run((context) -> assertThat(context).getFailure().hasMessageContaining("poolpilot.budget.max-threads"));
+	}
+
+	@Test
 	void aQueueCapacityOfZeroIsRefusedNamingTheKey() {
 		this.runner.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.grpc-server.queue-capacity=0")
 			.run((context) -> assertThat(context).getFailure()
