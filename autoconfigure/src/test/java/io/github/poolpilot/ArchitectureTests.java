@@ -79,7 +79,7 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
 					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.webserver..",
 					"io.github.poolpilot.grpc..", "io.github.poolpilot.task..", "io.github.poolpilot.resilience..",
-					"io.github.poolpilot.ui..", "io.github.poolpilot.redis..")
+					"io.github.poolpilot.ui..", "io.github.poolpilot.redis..", "io.github.poolpilot.listener..")
 			.whereLayer("spring")
 			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("history")

@@ -155,13 +155,26 @@ final class ExistingExecutorsBinding {
 	 * letters and digits), each as the name its keys are bound under.
 	 */
 	static Map<String, ConfigurationPropertyName> configuredNames(Environment environment) {
+		return configuredNames(environment, PREFIX_NAME, GLOBAL_KEYS);
+	}
+
+	/**
+	 * Return the names configured under a prefix beside its own keys, by their uniform
+	 * form, each as the name its keys are bound under.
+	 * @param environment the environment
+	 * @param prefix the prefix, such as {@code poolpilot.existing-executors}
+	 * @param globalKeys the prefix's own keys, which name nothing
+	 * @return the names
+	 */
+	static Map<String, ConfigurationPropertyName> configuredNames(Environment environment,
+			ConfigurationPropertyName prefix, List<String> globalKeys) {
 		Map<String, ConfigurationPropertyName> names = new LinkedHashMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.stream().filter(ExistingExecutorsBinding::isBeanKey).forEach((property) -> {
-					ConfigurationPropertyName bean = property.chop(PREFIX_NAME.getNumberOfElements() + 1);
+				iterable.stream().filter((property) -> isNamedKey(prefix, property)).forEach((property) -> {
+					ConfigurationPropertyName bean = property.chop(prefix.getNumberOfElements() + 1);
 					String key = bean.getLastElement(Form.DASHED);
-					if (!GLOBAL_KEYS.contains(key)) {
+					if (!globalKeys.contains(key)) {
 						names.putIfAbsent(uniform(bean.getLastElement(Form.ORIGINAL)), bean);
 					}
 				});
@@ -175,8 +188,11 @@ final class ExistingExecutorsBinding {
 	 * {@code poolpilot.existing-executors} two or more levels down.
 	 */
 	private static boolean isBeanKey(ConfigurationPropertyName property) {
-		return PREFIX_NAME.isAncestorOf(property)
-				&& property.getNumberOfElements() > PREFIX_NAME.getNumberOfElements() + 1;
+		return isNamedKey(PREFIX_NAME, property);
+	}
+
+	private static boolean isNamedKey(ConfigurationPropertyName prefix, ConfigurationPropertyName property) {
+		return prefix.isAncestorOf(property) && property.getNumberOfElements() > prefix.getNumberOfElements() + 1;
 	}
 
 	/**

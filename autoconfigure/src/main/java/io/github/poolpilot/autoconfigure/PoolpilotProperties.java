@@ -36,6 +36,8 @@ public class PoolpilotProperties {
 
 	private final ExistingExecutors existingExecutors = new ExistingExecutors();
 
+	private final Listeners listeners = new Listeners();
+
 	/**
 	 * Bean names of existing ThreadPoolTaskExecutors to leave unmanaged.
 	 */
@@ -80,6 +82,10 @@ public class PoolpilotProperties {
 
 	public ExistingExecutors getExistingExecutors() {
 		return this.existingExecutors;
+	}
+
+	public Listeners getListeners() {
+		return this.listeners;
 	}
 
 	public List<String> getExclude() {
@@ -241,6 +247,105 @@ public class PoolpilotProperties {
 
 		public void setMaxConcurrency(int maxConcurrency) {
 			this.maxConcurrency = maxConcurrency;
+		}
+
+	}
+
+	/**
+	 * The consumers of the application's message listener containers, each a managed pool
+	 * named by its container's id (or bean name).
+	 */
+	public static class Listeners {
+
+		/**
+		 * Whether the consumers of the application's message listener containers (Spring
+		 * AMQP's SimpleMessageListenerContainer) are managed pools.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether a container keeps its own rule that starts consumers when busy and
+		 * stops them when idle, between its concurrency and max-concurrency; its pool
+		 * then starts in manual mode. When false the tuner sets the consumers, and the
+		 * container's rule is idle.
+		 */
+		private boolean containerScaling;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isContainerScaling() {
+			return this.containerScaling;
+		}
+
+		public void setContainerScaling(boolean containerScaling) {
+			this.containerScaling = containerScaling;
+		}
+
+	}
+
+	/**
+	 * The keys of one listener container's pool, {@code poolpilot.listeners.<name>.*}.
+	 */
+	public static class ListenerPool {
+
+		/**
+		 * Fewest consumers. Unless set, the container's own concurrency.
+		 */
+		private @Nullable Integer minThreads;
+
+		/**
+		 * Most consumers. Unless set, the container's own max-concurrency (its
+		 * concurrency when it has none).
+		 */
+		private @Nullable Integer maxThreads;
+
+		/**
+		 * Consumers the container starts with, between min-threads and max-threads.
+		 * Unless set, min-threads.
+		 */
+		private @Nullable Integer initialThreads;
+
+		/**
+		 * Share of the budget when pools compete, relative to the other pools' weights.
+		 */
+		private int weight = 1;
+
+		public @Nullable Integer getMinThreads() {
+			return this.minThreads;
+		}
+
+		public void setMinThreads(@Nullable Integer minThreads) {
+			this.minThreads = minThreads;
+		}
+
+		public @Nullable Integer getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(@Nullable Integer maxThreads) {
+			this.maxThreads = maxThreads;
+		}
+
+		public @Nullable Integer getInitialThreads() {
+			return this.initialThreads;
+		}
+
+		public void setInitialThreads(@Nullable Integer initialThreads) {
+			this.initialThreads = initialThreads;
+		}
+
+		public int getWeight() {
+			return this.weight;
+		}
+
+		public void setWeight(int weight) {
+			this.weight = weight;
 		}
 
 	}

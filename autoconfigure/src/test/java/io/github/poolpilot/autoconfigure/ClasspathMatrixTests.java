@@ -62,6 +62,9 @@ class ClasspathMatrixTests {
 
 	private static final String[] GRPC = { "io.grpc", "org.springframework.grpc", "org.springframework.boot.grpc" };
 
+	private static final String[] SPRING_AMQP = { "org.springframework.amqp", "com.rabbitmq",
+			"org.springframework.boot.amqp" };
+
 	private static final String[] PROPERTIES = { "poolpilot.pools.work.min-threads=1",
 			"poolpilot.pools.work.max-threads=2",
 			"management.endpoints.web.exposure.include=threadpools,health,prometheus",
@@ -96,6 +99,8 @@ class ClasspathMatrixTests {
 	private static final String GRPC_POOL = "poolpilotGrpcPool";
 
 	private static final String GRPC_EXECUTOR = "poolpilotGrpcServerExecutorProvider";
+
+	private static final String RABBIT_LISTENERS = "poolpilotRabbitListenerPools";
 
 	@Test
 	void withoutJacksonTheKeysAreCheckedAndEverythingElseStarts() {
@@ -255,6 +260,21 @@ class ClasspathMatrixTests {
 				.hasMessageContaining("spring-boot-starter-grpc-server"));
 		plain(new ClassPathWithout()).withPropertyValues("poolpilot.grpc-server.enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed().hasBean(GRPC_POOL).hasBean(GRPC_EXECUTOR));
+	}
+
+	@Test
+	void withoutSpringAmqpTheRabbitListenersStepAside() {
+		ClassPathWithout classPath = new ClassPathWithout(SPRING_AMQP);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.doesNotHaveBean(RABBIT_LISTENERS));
+		plain(classPath)
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").doesNotHaveBean(RABBIT_LISTENERS));
+		plain(new ClassPathWithout())
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").hasBean(RABBIT_LISTENERS));
+		plain(new ClassPathWithout()).withPropertyValues("poolpilot.listeners.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RABBIT_LISTENERS));
 	}
 
 	@Test
