@@ -134,9 +134,14 @@ public final class ClusterRun {
 		try {
 			run.run(app, results, images);
 		}
-		finally {
+		catch (Throwable ex) {
+			// The downstream's server and the clients' executors would keep the JVM
+			// alive after a failed run: the command must end, failed.
+			ex.printStackTrace();
 			run.stopAll();
+			System.exit(1);
 		}
+		run.stopAll();
 		System.exit(0);
 	}
 
@@ -272,8 +277,12 @@ public final class ClusterRun {
 		return client.send(request, HttpResponse.BodyHandlers.ofString()).body();
 	}
 
+	/**
+	 * Wait for an instance to answer: three start at once, which on a busy machine of two
+	 * CPUs has taken more than two minutes.
+	 */
 	private void awaitHealth(int port) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
 		while (System.nanoTime() < deadline) {
 			try {
 				get(this.sampling, port, "/actuator/health", Duration.ofSeconds(2));
@@ -283,7 +292,7 @@ public final class ClusterRun {
 				Thread.sleep(500);
 			}
 		}
-		throw new IllegalStateException("The sample app on port " + port + " did not answer within 120 s");
+		throw new IllegalStateException("The sample app on port " + port + " did not answer within 300 s");
 	}
 
 	private long session(int port) throws IOException, InterruptedException {
