@@ -19,12 +19,18 @@ public class SampleProperties {
 
 	private final Talk talk = new Talk();
 
+	private final Orders orders = new Orders();
+
 	public Executors getExecutors() {
 		return this.executors;
 	}
 
 	public Talk getTalk() {
 		return this.talk;
+	}
+
+	public Orders getOrders() {
+		return this.orders;
 	}
 
 	/**
@@ -117,6 +123,40 @@ public class SampleProperties {
 
 		public void setDownstreamCapacity(int downstreamCapacity) {
 			this.downstreamCapacity = downstreamCapacity;
+		}
+
+	}
+
+	/**
+	 * The orders listener, a RabbitMQ listener whose consumers are the pool "orders".
+	 */
+	public static class Orders {
+
+		/**
+		 * Whether the orders listener runs; it needs a RabbitMQ broker (the rabbit
+		 * profile turns it on).
+		 */
+		private boolean enabled;
+
+		/**
+		 * How long the orders listener takes per order.
+		 */
+		private Duration serviceTime = Duration.ofMillis(50);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getServiceTime() {
+			return this.serviceTime;
+		}
+
+		public void setServiceTime(Duration serviceTime) {
+			this.serviceTime = serviceTime;
 		}
 
 	}
