@@ -29,6 +29,16 @@ final class ClosedWindow {
 	final double previousThroughput;
 
 	/**
+	 * Tasks turned away in the window for want of a thread or a place in the queue.
+	 */
+	final long refused;
+
+	/**
+	 * Tasks offered in the window, the refused ones included.
+	 */
+	final long offered;
+
+	/**
 	 * Work waits or is turned away: a queue, or more offered than served.
 	 */
 	final boolean queueing;
@@ -40,6 +50,13 @@ final class ClosedWindow {
 
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 			double previousThroughput) {
+		this(snapshot, size, bounds, cpuLoad, baseServiceMs, previousThroughput, 0);
+	}
+
+	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
+			double previousThroughput, long refused) {
+		this.refused = refused;
+		this.offered = snapshot.windowArrivals();
 		LittlesLaw law = snapshot.littlesLaw();
 		this.law = law;
 		this.completions = snapshot.windowCompletions();
@@ -61,6 +78,29 @@ final class ClosedWindow {
 	 */
 	boolean saturated() {
 		return this.busy >= PoolController.SATURATED_BUSY * this.size && this.queueing;
+	}
+
+	/**
+	 * Return whether the pool turned tasks away in the window while the model needs at
+	 * least the threads it has: fewer would refuse more.
+	 */
+	boolean refusing() {
+		return this.refused > 0 && this.need >= this.size;
+	}
+
+	/**
+	 * Return whether the service time passed {@value SlowdownRule#SLOWDOWN}× its base:
+	 * the threads wait for something they share (a downstream, the CPU).
+	 */
+	boolean slowed() {
+		return this.serviceMs() > SlowdownRule.SLOWDOWN * this.baseServiceMs;
+	}
+
+	/**
+	 * Return the share of the offered tasks refused.
+	 */
+	double refusedShare() {
+		return (this.offered > 0) ? (double) this.refused / this.offered : 0;
 	}
 
 	double serviceMs() {

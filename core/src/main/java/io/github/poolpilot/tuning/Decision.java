@@ -158,6 +158,17 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool turned tasks away in the window while the model needs more threads
+		 * than it has: refusals are demand, and it is staffed up to the model's size.
+		 *
+		 * @param refused tasks refused in the window
+		 * @param offered tasks offered in the window, the refused ones included
+		 * @param need the model's size
+		 */
+		record Refusing(long refused, long offered, int need) implements Cause {
+		}
+
+		/**
 		 * Between two windows, the load rose beyond what the pool serves: a surge met at
 		 * once with the model's size for the short interval's arrival rate.
 		 *

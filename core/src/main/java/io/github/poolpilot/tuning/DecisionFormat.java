@@ -26,6 +26,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
+import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -79,6 +80,10 @@ public final class DecisionFormat {
 		if (cause instanceof Waiting waiting) {
 			return "tasks wait " + number(waiting.queueWaitMs()) + " ms for a thread, busy below " + decision.from()
 					+ ", needs " + waiting.need();
+		}
+		if (cause instanceof Refusing refusing) {
+			return "refused " + refusing.refused() + " of " + refusing.offered() + " tasks offered, needs "
+					+ refusing.need();
 		}
 		if (cause instanceof Surge surge) {
 			return "surge, " + number(surge.arrivalRate()) + "/s offered against " + number(surge.windowArrivalRate())

@@ -101,6 +101,8 @@ public final class PoolController {
 
 	private final SlowdownRule slowdown = new SlowdownRule();
 
+	private final RefusalRule refusals = new RefusalRule();
+
 	private final DownProbe probes;
 
 	private final StepJudge steps;
@@ -173,7 +175,7 @@ public final class PoolController {
 		}
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
-				previousThroughput);
+				previousThroughput, this.refusals.refused(snapshot));
 		this.surplus.needed(window.need);
 		Decision decision = decide(window);
 		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
@@ -201,7 +203,7 @@ public final class PoolController {
 				// Every size from the knee to where the probes began served the same:
 				// growth
 				// rests too, from now.
-				this.steps.blockGrowth();
+				this.steps.blockGrowth(true);
 				return this.probes.fell(window, probe, this.serviceTimes.min(), this.knee);
 			}
 			kept = probe.kept();
@@ -219,6 +221,11 @@ public final class PoolController {
 		if (window.saturated()) {
 			this.surplus.reset();
 			return grow(window, kept, surge, probe != null);
+		}
+		Decision refusing = this.refusals.staff(window, kept, this.steps, this.knee);
+		if (refusing != null) {
+			this.surplus.reset();
+			return refusing;
 		}
 		Decision staffed = staff(window, kept);
 		if (staffed != null) {
@@ -247,7 +254,8 @@ public final class PoolController {
 		most = this.steps.limit(size, most);
 		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
 		this.steps.take(new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs()));
+				window.serviceMs(), window.law.meanQueueWaitMs())
+			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
 	}
 
@@ -268,7 +276,8 @@ public final class PoolController {
 		if (window.cpuLoad > MAX_CPU) {
 			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
 		}
-		if (this.steps.resting()) {
+		// Refusals cut short a rest taken for anything but threads that only waited.
+		if (this.steps.resting() && !(window.refusing() && !this.steps.wastedRest())) {
 			return Decision.hold(size, new GrowthBlocked(this.steps.remaining()), kept, false);
 		}
 		if (window.need <= size) {
@@ -295,7 +304,8 @@ public final class PoolController {
 			return null;
 		}
 		this.steps.take(new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs()));
+				window.serviceMs(), window.law.meanQueueWaitMs())
+			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
 				true);
 	}
@@ -317,6 +327,11 @@ public final class PoolController {
 				!(this.lastCpuLoad > MAX_CPU));
 		if (surge == null) {
 			return null;
+		}
+		if (Double.isNaN(this.serviceTimes.min()) && !Double.isNaN(this.surges.estimatedServiceMs())) {
+			// The base until a window measures one: the first windows after a surge
+			// measure the waiting the surge's threads cause too.
+			this.serviceTimes.add(this.surges.estimatedServiceMs());
 		}
 		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
 				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));

@@ -22,6 +22,12 @@ final class Step {
 
 	final double queueWaitMsBefore;
 
+	/**
+	 * The share of the offered tasks refused in the window before the step, 0 when
+	 * unknown.
+	 */
+	double refusedBefore;
+
 	int windows;
 
 	private double throughputSum;
@@ -44,7 +50,24 @@ final class Step {
 	 */
 	Step to(int to) {
 		return new Step(this.kind, this.from, to, this.throughputBefore, this.completionsBefore, this.serviceMsBefore,
-				this.queueWaitMsBefore);
+				this.queueWaitMsBefore)
+			.refusing(this.refusedBefore);
+	}
+
+	/**
+	 * The same step, knowing the share of the offered tasks refused before it.
+	 */
+	Step refusing(double share) {
+		this.refusedBefore = share;
+		return this;
+	}
+
+	/**
+	 * Return whether the service time rose with the threads the step added, by at least
+	 * {@value PoolController#WASTED} of their share: they only waited elsewhere.
+	 */
+	boolean wasted(double serviceMs) {
+		return this.serviceMsBefore > 0 && serviceMs / this.serviceMsBefore - 1 >= PoolController.WASTED * added();
 	}
 
 	double added() {
@@ -92,7 +115,13 @@ final class Step {
 		 * The load rose between two windows: kept, since the throughput before it was
 		 * that of a smaller load; a knee it overshot is trimmed by the slowdown rule.
 		 */
-		SURGE
+		SURGE,
+
+		/**
+		 * A pool that turned tasks away was staffed up to the model: kept unless its
+		 * threads only waited elsewhere.
+		 */
+		REFUSING
 
 	}
 

@@ -39,6 +39,11 @@ final class StepJudge {
 	 */
 	private boolean probeNext;
 
+	/**
+	 * Whether growth rests because added threads only waited elsewhere.
+	 */
+	private boolean wasted;
+
 	StepJudge(NanoClock clock, Knee knee) {
 		this.growthRest = new Backoff(clock);
 		this.knee = knee;
@@ -66,32 +71,55 @@ final class StepJudge {
 		if (step.kind == Step.Kind.SURGE) {
 			return null;
 		}
+		boolean measured = window.completions > 0;
+		// The service time rising with the threads says they only waited elsewhere.
+		boolean wasted = measured && step.wasted(law.meanServiceTimeMs());
+		// A step after which the pool refuses less, or still refuses work its threads
+		// do not wait for, is kept: refusals are demand that throughput does not show.
+		boolean refusesLess = !wasted && refusedShare(window) < step.refusedBefore / 2;
+		// Undone only when both say so, the throughput that did not rise and the service
+		// time that rose: either alone is within a window's noise more often.
+		if (step.kind == Step.Kind.REFUSING && wasted && !refusesLess
+				&& step.gain() / step.added() < PoolController.MIN_SCALING_EFFICIENCY) {
+			return revertWasted(step, window);
+		}
 		if (step.kind == Step.Kind.STAFFING) {
 			double waitChange = law.meanQueueWaitMs() - step.queueWaitMsBefore;
 			double serviceChange = law.meanServiceTimeMs() - step.serviceMsBefore;
-			if (window.completions > 0 && serviceChange > PoolController.WASTED * Math.max(0, -waitChange)
-					+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore) {
+			// The wait moved from the queue into the service time: only when the queue
+			// wait fell (a backlog draining, a burst, may lengthen both).
+			boolean moved = waitChange < 0 && serviceChange > PoolController.WASTED * -waitChange
+					+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore;
+			// Otherwise (the wait grew as a backlog drained, or a burst came) only a
+			// service time that rose as threads that only wait make it says so.
+			boolean waited = waitChange >= 0 && wasted;
+			if (measured && !refusesLess && !window.refusing() && (moved || waited)) {
 				return Decision.change(Action.REVERT, window.size, window.bounds.clamp(step.from),
-						new WaitMoved(waitChange, serviceChange, blockGrowth()), null, false);
+						new WaitMoved(waitChange, serviceChange, blockGrowth(true)), null, false);
 			}
 			return null;
 		}
 		double gain = step.gain();
 		double added = step.added();
 		double efficiency = gain / added;
-		if (window.queueing && efficiency < PoolController.MIN_SCALING_EFFICIENCY) {
-			// The service time rising with the threads says they only waited elsewhere.
-			boolean wasted = step.serviceMsBefore > 0
-					&& law.meanServiceTimeMs() / step.serviceMsBefore - 1 >= PoolController.WASTED * added;
+		if (step.kind == Step.Kind.SATURATED && !refusesLess && window.queueing
+				&& efficiency < PoolController.MIN_SCALING_EFFICIENCY) {
+			if (wasted) {
+				return revertWasted(step, window);
+			}
+			if (window.refusing()) {
+				// Its threads did not wait elsewhere, and the pool still turns work away.
+				return null;
+			}
 			// Otherwise keep judging while the shortfall is within two standard errors of
 			// the windows' throughput and the step has had fewer than three.
-			if (!wasted && (gain + 2 * step.relativeError()) / added >= PoolController.MIN_SCALING_EFFICIENCY
+			if ((gain + 2 * step.relativeError()) / added >= PoolController.MIN_SCALING_EFFICIENCY
 					&& step.windows < PoolController.JUDGING_WINDOWS) {
 				this.step = step;
 				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
 			}
 			return Decision.change(Action.REVERT, step.to, window.bounds.clamp(step.from),
-					new NoGain(gain, added, blockGrowth()), null, false);
+					new NoGain(gain, added, blockGrowth(false)), null, false);
 		}
 		this.growthRest.reset();
 		if (window.queueing && efficiency < PoolController.KNEE_EFFICIENCY) {
@@ -103,6 +131,19 @@ final class StepJudge {
 			this.knee.forget();
 		}
 		return null;
+	}
+
+	/**
+	 * Undo a step whose threads only waited elsewhere.
+	 */
+	private Decision revertWasted(Step step, ClosedWindow window) {
+		double gain = step.gain();
+		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(step.from),
+				new NoGain(gain, step.added(), blockGrowth(true)), null, false);
+	}
+
+	static double refusedShare(ClosedWindow window) {
+		return window.refusedShare();
 	}
 
 	/**
@@ -135,18 +176,28 @@ final class StepJudge {
 	 * step a small probe.
 	 * @return how long growth is blocked
 	 */
-	Duration blockGrowth() {
+	Duration blockGrowth(boolean wasted) {
 		this.probeNext = true;
+		this.wasted = wasted;
 		return this.growthRest.take();
 	}
 
 	/**
-	 * Block growth as after a step that did not pay, unless it is blocked already.
+	 * Block growth as after a step whose threads only waited, unless it is blocked
+	 * already: fewer threads served as much.
 	 */
 	void restGrowth() {
 		if (!this.growthRest.resting()) {
-			blockGrowth();
+			blockGrowth(true);
 		}
+	}
+
+	/**
+	 * Return whether growth rests after threads that only waited elsewhere, which
+	 * refusals do not cut short.
+	 */
+	boolean wastedRest() {
+		return this.wasted && this.growthRest.resting();
 	}
 
 	boolean resting() {

@@ -40,6 +40,13 @@ final class SurgeWatch {
 	private boolean surging;
 
 	/**
+	 * The least service time the pulses estimated while no window had measured one: an
+	 * estimate on a pool grown by the surge counts the waiting its own threads cause (at
+	 * a downstream's limit), and would ask for more threads the more it has.
+	 */
+	private double estimatedServiceMs = Double.NaN;
+
+	/**
 	 * Read a pulse and say whether the pool meets a surge.
 	 * @param now the pool now
 	 * @param windowArrivalRate the last window's arrival rate, NaN before the first
@@ -79,6 +86,10 @@ final class SurgeWatch {
 			// A pool that never finished a task in a window: Little's law on this
 			// interval, its busy threads over its completions.
 			serviceMs = (completions > 0) ? now.activeThreads() * seconds * 1000 / completions : Double.NaN;
+			if (!Double.isNaN(serviceMs) && !(serviceMs >= this.estimatedServiceMs)) {
+				this.estimatedServiceMs = serviceMs;
+			}
+			serviceMs = Double.isNaN(this.estimatedServiceMs) ? serviceMs : this.estimatedServiceMs;
 		}
 		int need;
 		int target;
@@ -107,6 +118,14 @@ final class SurgeWatch {
 		this.surging = true;
 		return Decision.change(Action.GROW, now.size(), target,
 				new Surge(arrivalRate, windowArrivalRate, now.queued(), need), null, true);
+	}
+
+	/**
+	 * Return the least service time the pulses estimated while no window had measured
+	 * one, NaN when none did.
+	 */
+	double estimatedServiceMs() {
+		return this.estimatedServiceMs;
 	}
 
 	/**

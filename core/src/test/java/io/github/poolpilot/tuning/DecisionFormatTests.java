@@ -22,6 +22,7 @@ import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
@@ -72,6 +73,8 @@ class DecisionFormatTests {
 	void theFastPathAndStaffing() {
 		assertThat(format(Action.GROW, 3, 20, new Surge(600, 100, 45, 19), null))
 			.isEqualTo("grow 3→20: surge, 600.0/s offered against 100.0/s in the last window, 45 queued, needs 19");
+		assertThat(format(Action.GROW, 2, 4, new Refusing(20, 272, 5), null))
+			.isEqualTo("grow 2→4: refused 20 of 272 tasks offered, needs 5");
 		assertThat(format(Action.GROW, 3, 5, new Waiting(9, 5), null))
 			.isEqualTo("grow 3→5: tasks wait 9.0 ms for a thread, busy below 3, needs 5");
 		assertThat(format(Action.REVERT, 5, 3, new WaitMoved(-8, 8, Duration.ofSeconds(30)), null))

@@ -310,6 +310,7 @@ final class PoolSimulator {
 		}
 		else {
 			pool.rejected++;
+			pool.rejectedTotal++;
 		}
 	}
 
@@ -461,8 +462,8 @@ final class PoolSimulator {
 		return new PoolSnapshot(pool.name, 1,
 				new Sizes(pool.size, pool.size, pool.liveThreads(), pool.running, pool.queue.size(), pool.queueCapacity,
 						pool.bounds.minThreads(), pool.bounds.maxThreads()),
-				new TaskCounts(0, 0, 0, 0, 0), pool.arrivals, pool.completions, new Latency(waitMs, 0, 0, 0, 0),
-				service, response, law);
+				new TaskCounts(pool.arrivalsTotal, pool.completionsTotal, 0, pool.rejectedTotal, 0), pool.arrivals,
+				pool.completions, new Latency(waitMs, 0, 0, 0, 0), service, response, law);
 	}
 
 	/**
@@ -843,6 +844,8 @@ final class PoolSimulator {
 		private long arrivalsTotal;
 
 		private long completionsTotal;
+
+		private long rejectedTotal;
 
 		private int running;
 
