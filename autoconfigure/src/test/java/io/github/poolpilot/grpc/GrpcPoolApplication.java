@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
@@ -38,10 +39,16 @@ class GrpcPoolApplication {
 
 	static volatile CountDownLatch release = new CountDownLatch(1);
 
+	/**
+	 * The calls holding a thread in {@code Block} now.
+	 */
+	static final AtomicInteger blocked = new AtomicInteger();
+
 	@Bean
 	BindableService workService() {
 		return () -> ServerServiceDefinition.builder(SERVICE)
 			.addMethod(BLOCK, ServerCalls.asyncUnaryCall((request, response) -> {
+				blocked.incrementAndGet();
 				try {
 					boolean released = release.await(60, TimeUnit.SECONDS);
 					response.onNext(released ? "released" : "timed out");
@@ -50,6 +57,9 @@ class GrpcPoolApplication {
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
 					response.onError(ex);
+				}
+				finally {
+					blocked.decrementAndGet();
 				}
 			}))
 			.addMethod(SLEEP, ServerCalls.asyncUnaryCall((request, response) -> {

@@ -95,7 +95,7 @@ class GrpcServerPoolTests {
 		for (int i = 0; i < 3; i++) {
 			held.add(call(GrpcPoolApplication.BLOCK, "hold"));
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getActiveCount() == 3);
+		await().atMost(Duration.ofSeconds(30)).until(() -> GrpcPoolApplication.blocked.get() == 3);
 		GrpcPoolApplication.release.countDown();
 		for (ListenableFuture<String> answer : held) {
 			assertThat(answer.get(20, TimeUnit.SECONDS)).isEqualTo("released");
@@ -111,10 +111,10 @@ class GrpcServerPoolTests {
 		// the moment gRPC handed it over, not from when a thread took it.
 		GrpcPoolApplication.release = new CountDownLatch(1);
 		ListenableFuture<String> first = call(GrpcPoolApplication.BLOCK, "hold");
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getActiveCount() == 1);
+		await().atMost(Duration.ofSeconds(30)).until(() -> GrpcPoolApplication.blocked.get() == 1);
 		long sentAt = System.nanoTime();
 		ListenableFuture<String> second = call(GrpcPoolApplication.SLEEP, "100");
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getQueueSize() == 1);
+		await().atMost(Duration.ofSeconds(30)).until(() -> pool.getExecutor().getQueueSize() == 1);
 		await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
 		GrpcPoolApplication.release.countDown();
 		assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo("released");
@@ -221,8 +221,10 @@ class GrpcServerPoolTests {
 		for (int i = 0; i < running; i++) {
 			held.add(call(GrpcPoolApplication.BLOCK, "hold"));
 		}
+		// In their handlers, every event of theirs handed over: a thread that only ran a
+		// call's start would take its message from the queue next.
 		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(pool.getExecutor().getActiveCount()).isEqualTo(running));
+			.untilAsserted(() -> assertThat(GrpcPoolApplication.blocked.get()).isEqualTo(running));
 		for (int i = 0; i < queued; i++) {
 			held.add(call(GrpcPoolApplication.BLOCK, "hold"));
 		}
