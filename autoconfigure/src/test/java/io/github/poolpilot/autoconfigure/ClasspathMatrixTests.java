@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link ClassPathWithout}), so that a bean method's signature naming a missing type
  * fails here as it fails there, and the auto-configurations are imported by name
  * ({@link MatrixAutoConfigurations}): all of poolpilot's, and those of Spring Boot and
- * Resilience4j that meet them where their jars are there.
+ * Resilience4j that meet them where their jars are there. gRPC's case is
+ * {@link GrpcClasspathMatrixTests}, which the compatibility run on Spring Boot 4.0 (which
+ * has no gRPC server) leaves out.
  *
  * @author poolpilot authors
  */
@@ -60,8 +62,6 @@ class ClasspathMatrixTests {
 
 	private static final String[] SERVLET_API = { "jakarta.servlet" };
 
-	private static final String[] GRPC = { "io.grpc", "org.springframework.grpc", "org.springframework.boot.grpc" };
-
 	private static final String[] SPRING_AMQP = { "org.springframework.amqp", "com.rabbitmq",
 			"org.springframework.boot.amqp" };
 
@@ -70,7 +70,7 @@ class ClasspathMatrixTests {
 			"management.endpoints.web.exposure.include=threadpools,health,prometheus",
 			"management.endpoint.threadpools.access=UNRESTRICTED", "spring.main.banner-mode=off" };
 
-	private static final String ENDPOINT = "threadPoolsEndpoint";
+	static final String ENDPOINT = "threadPoolsEndpoint";
 
 	private static final String BODY_CHECK = "threadPoolsMvcBodyErrors";
 
@@ -78,7 +78,7 @@ class ClasspathMatrixTests {
 
 	private static final String WEBFLUX_BODY_ERRORS = "threadPoolsWebFluxBodyErrors";
 
-	private static final String METERS = "poolpilotMetricsBinder";
+	static final String METERS = "poolpilotMetricsBinder";
 
 	private static final String PROMETHEUS_REGISTRY = "prometheusMeterRegistry";
 
@@ -95,10 +95,6 @@ class ClasspathMatrixTests {
 	private static final String TOMCAT_CUSTOMIZER = "poolpilotTomcatHttpPoolCustomizer";
 
 	private static final String JETTY_CUSTOMIZER = "poolpilotJettyHttpPoolCustomizer";
-
-	private static final String GRPC_POOL = "poolpilotGrpcPool";
-
-	private static final String GRPC_EXECUTOR = "poolpilotGrpcServerExecutorProvider";
 
 	private static final String RABBIT_LISTENERS = "poolpilotRabbitListenerPools";
 
@@ -247,22 +243,6 @@ class ClasspathMatrixTests {
 	}
 
 	@Test
-	void withoutGrpcItsPoolStepsAsideAndEnablingItIsRefused() {
-		ClassPathWithout classPath = new ClassPathWithout(GRPC);
-		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
-			.hasBean("work")
-			.hasBean(ENDPOINT)
-			.hasBean(METERS)
-			.doesNotHaveBean(GRPC_POOL));
-		servlet(classPath).withPropertyValues("poolpilot.grpc-server.enabled=true")
-			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("poolpilot.grpc-server.enabled")
-				.hasMessageContaining("spring-boot-starter-grpc-server"));
-		plain(new ClassPathWithout()).withPropertyValues("poolpilot.grpc-server.enabled=true")
-			.run((context) -> assertThat(context).hasNotFailed().hasBean(GRPC_POOL).hasBean(GRPC_EXECUTOR));
-	}
-
-	@Test
 	void withoutSpringAmqpTheRabbitListenersStepAside() {
 		ClassPathWithout classPath = new ClassPathWithout(SPRING_AMQP);
 		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
@@ -292,13 +272,13 @@ class ClasspathMatrixTests {
 		}
 	}
 
-	private static ApplicationContextRunner plain(ClassPathWithout classPath) {
+	static ApplicationContextRunner plain(ClassPathWithout classPath) {
 		return new ApplicationContextRunner().withClassLoader(classPath)
 			.withUserConfiguration(Application.class)
 			.withPropertyValues(PROPERTIES);
 	}
 
-	private static WebApplicationContextRunner servlet(ClassPathWithout classPath) {
+	static WebApplicationContextRunner servlet(ClassPathWithout classPath) {
 		return new WebApplicationContextRunner().withClassLoader(classPath)
 			.withUserConfiguration(Application.class)
 			.withPropertyValues(PROPERTIES);
