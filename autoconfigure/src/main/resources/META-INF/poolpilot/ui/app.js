@@ -185,6 +185,11 @@
 			['L', pool.activeCount + pool.queueSize],
 			['bounds', pool.minThreads + '–' + pool.maxThreads], ['refused', pool.rejectedTasks]
 		];
+		if (pool.lateness) {
+			figures.push(['late mean', fmt(pool.lateness.meanMs) + ' ms'],
+				['late p99', fmt(pool.lateness.p99Ms) + ' ms'],
+				['late, all busy', pool.lateness.busyLateRuns + ' of ' + pool.lateness.runs]);
+		}
 		view.figures.textContent = '';
 		figures.forEach(function (f) {
 			var span = el('span', { 'data-figure': f[0] }, f[0] + ' ');

@@ -69,6 +69,8 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.guard..")
 			.layer("execution")
 			.definedBy("io.github.poolpilot.execution..")
+			.layer("schedule")
+			.definedBy("io.github.poolpilot.schedule..")
 			.layer("tuning")
 			.definedBy("io.github.poolpilot.tuning..")
 			.layer("history")
@@ -79,7 +81,8 @@ class ArchitectureTests {
 			.definedBy("io.github.poolpilot.autoconfigure..", "io.github.poolpilot.actuate..",
 					"io.github.poolpilot.metrics..", "io.github.poolpilot.web..", "io.github.poolpilot.webserver..",
 					"io.github.poolpilot.grpc..", "io.github.poolpilot.task..", "io.github.poolpilot.resilience..",
-					"io.github.poolpilot.ui..", "io.github.poolpilot.redis..", "io.github.poolpilot.listener..")
+					"io.github.poolpilot.ui..", "io.github.poolpilot.redis..", "io.github.poolpilot.listener..",
+					"io.github.poolpilot.scheduling..")
 			.whereLayer("spring")
 			.mayNotBeAccessedByAnyLayer()
 			.whereLayer("history")
@@ -90,14 +93,17 @@ class ArchitectureTests {
 			.mayOnlyBeAccessedByLayers("history", "spring")
 			.whereLayer("execution")
 			.mayOnlyBeAccessedByLayers("spring")
+			.whereLayer("schedule")
+			.mayOnlyBeAccessedByLayers("spring")
 			.whereLayer("guard")
 			.mayOnlyBeAccessedByLayers("execution", "spring")
 			.whereLayer("pool")
-			.mayOnlyBeAccessedByLayers("guard", "execution", "tuning", "history", "cluster", "spring")
+			.mayOnlyBeAccessedByLayers("guard", "execution", "schedule", "tuning", "history", "cluster", "spring")
 			.whereLayer("budget")
 			.mayOnlyBeAccessedByLayers("pool", "tuning", "cluster", "spring")
 			.whereLayer("measure")
-			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "tuning", "history", "cluster", "spring")
+			.mayOnlyBeAccessedByLayers("pool", "guard", "execution", "schedule", "tuning", "history", "cluster",
+					"spring")
 			.check(CLASSES);
 	}
 

@@ -1,5 +1,8 @@
 package io.github.poolpilot.actuate;
 
+import io.github.poolpilot.measure.PoolSnapshot.Lateness;
+import io.github.poolpilot.measure.ScheduledRuns;
+
 import java.util.List;
 import java.util.Map;
 
@@ -90,13 +93,16 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * maximum size above its live threads and its min-threads, while the tuner sizes it
 	 * @param lentBy in the answer to a change, the pools that lent threads for it (left
 	 * out when none did)
+	 * @param lateness for a scheduler's pool, how late its runs started in the last
+	 * window (left out for other pools)
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
 			RejectionsDescriptor rejections, long abandonedTasks, long timedOutTasks, int minThreads, int maxThreads,
 			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster, int lendableThreads,
-			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<LoanDescriptor> lentBy) {
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<LoanDescriptor> lentBy,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable LatenessDescriptor lateness) {
 
 		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
 			return of(pool, tuning, cluster, List.of());
@@ -116,7 +122,40 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
 					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
 					(cluster != null) ? ClusterDescriptor.of(cluster) : null, pool.getBudget().lendableThreads(pool),
-					LoanDescriptor.of(loans));
+					LoanDescriptor.of(loans), LatenessDescriptor.of(pool));
+		}
+
+	}
+
+	/**
+	 * How late a scheduler's runs started: when each was due against when it started.
+	 *
+	 * @param meanMs mean lateness of the last window's runs
+	 * @param p99Ms its 99th percentile
+	 * @param maxMs the largest
+	 * @param runs the runs that started in the last window
+	 * @param busyLateRuns of those, the runs that started late while every thread of the
+	 * pool was busy: a late start more threads would have prevented
+	 * @param meanBusyLatenessMs the mean lateness spent while every thread was busy
+	 * @param overrunRuns runs so far still running when their task's next run was due
+	 * @param skippedRuns due times so far that passed without a run because the task was
+	 * still running (cron)
+	 */
+	public record LatenessDescriptor(double meanMs, double p99Ms, double maxMs, long runs, long busyLateRuns,
+			double meanBusyLatenessMs, long overrunRuns, long skippedRuns) {
+
+		static @Nullable LatenessDescriptor of(ManagedPool pool) {
+			ScheduledRuns runs = pool.getRecorder().scheduledRuns();
+			if (runs == null) {
+				return null;
+			}
+			PoolSnapshot snapshot = pool.lastSnapshot();
+			Lateness lateness = (snapshot != null) ? snapshot.lateness() : null;
+			if (lateness == null) {
+				return new LatenessDescriptor(0, 0, 0, 0, 0, 0, runs.overruns(), runs.skipped());
+			}
+			return new LatenessDescriptor(lateness.meanMs(), lateness.p99Ms(), lateness.maxMs(), lateness.runs(),
+					lateness.busyLateRuns(), lateness.meanBusyLatenessMs(), runs.overruns(), runs.skipped());
 		}
 
 	}

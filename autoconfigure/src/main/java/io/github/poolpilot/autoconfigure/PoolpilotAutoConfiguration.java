@@ -14,6 +14,7 @@ import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.pool.PoolSampler;
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.scheduling.ExistingSchedulersPostProcessor;
 import io.github.poolpilot.task.ExistingExecutorsPostProcessor;
 import io.github.poolpilot.task.VirtualApplicationTaskExecutorPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
@@ -62,6 +63,22 @@ public final class PoolpilotAutoConfiguration {
 		return new ExistingExecutorsPostProcessor(registry::getObject,
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
 				(own) -> ExistingExecutorsBinding.settings(environment, own, beanFactory));
+	}
+
+	/**
+	 * Every ThreadPoolTaskScheduler bean, Boot's taskScheduler among them, as a managed
+	 * pool whose runs are measured against when they were due.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "poolpilot.scheduler.enabled", matchIfMissing = true)
+	static ExistingSchedulersPostProcessor poolpilotExistingSchedulersPostProcessor(Environment environment,
+			ObjectProvider<PoolRegistry> registry) {
+		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
+		PoolpilotProperties.Scheduler scheduler = properties.getScheduler();
+		return new ExistingSchedulersPostProcessor(registry::getObject,
+				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
+				new ExistingSchedulersPostProcessor.Settings(scheduler.getMinThreads(), scheduler.getMaxThreads(),
+						scheduler.getWeight()));
 	}
 
 	/**

@@ -53,6 +53,7 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException("poolpilot.existing-executors.max-concurrency",
 					properties.getExistingExecutors().getMaxConcurrency(), "must be at least 1");
 		}
+		validateScheduler(properties.getScheduler());
 		if (properties.getMeasurement().getWindow().isNegative() || properties.getMeasurement().getWindow().isZero()) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
 					properties.getMeasurement().getWindow(), "must be a positive duration");
@@ -70,6 +71,23 @@ final class PoolpilotPropertiesValidator {
 		if (properties.getMeasurement().getCpuSampleEvery() < 0) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.cpu-sample-every",
 					properties.getMeasurement().getCpuSampleEvery(), "must be 0 (off) or more");
+		}
+	}
+
+	private static void validateScheduler(PoolpilotProperties.Scheduler scheduler) {
+		String prefix = "poolpilot.scheduler.";
+		if (scheduler.getMaxThreads() < 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", scheduler.getMaxThreads(),
+					"must be at least 1");
+		}
+		Integer minThreads = scheduler.getMinThreads();
+		if (minThreads != null && (minThreads < 1 || minThreads > scheduler.getMaxThreads())) {
+			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", minThreads,
+					"must be between 1 and max-threads (" + scheduler.getMaxThreads()
+							+ "): a scheduler always has a thread");
+		}
+		if (scheduler.getWeight() < 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "weight", scheduler.getWeight(), "must be at least 1");
 		}
 	}
 

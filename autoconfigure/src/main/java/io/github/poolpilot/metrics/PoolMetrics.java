@@ -1,6 +1,7 @@
 package io.github.poolpilot.metrics;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -10,7 +11,12 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolpilot.budget.ThreadBudget;
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Lateness;
+import io.github.poolpilot.measure.ScheduledRuns;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.measure.PoolSnapshot.Rejections;
@@ -26,9 +32,11 @@ import io.github.poolpilot.tuning.TuningState;
  * histograms, so Prometheus can aggregate them), the tuner's
  * {@code executor.tuning.target} and {@code executor.tuning.limited}, the threads each
  * pool could lend now ({@code executor.lendable}), the {@code executor.budget.*} gauges
- * and the {@code executor.tuning.failures} counter. Boot's own meters
- * ({@code executor.completed}, {@code executor.active}, {@code executor.queued}, pool
- * sizes) are not bound again.
+ * and the {@code executor.tuning.failures} counter; for a scheduler's pool, the
+ * {@code executor.lateness} timer, {@code executor.lateness.mean} and
+ * {@code executor.lateness.p99} gauges and {@code executor.runs.overrun} and
+ * {@code executor.runs.skipped} counters. Boot's own meters ({@code executor.completed},
+ * {@code executor.active}, {@code executor.queued}, pool sizes) are not bound again.
  *
  * @author poolpilot authors
  */
@@ -124,10 +132,56 @@ public class PoolMetrics implements MeterBinder {
 			.description("Time tasks ran")
 			.publishPercentileHistogram()
 			.register(meterRegistry);
+		Timer lateness = bindScheduledRuns(pool, meterRegistry, tags);
 		pool.getRecorder().setTimingListener((waitNanos, serviceNanos) -> {
 			queueWait.record(waitNanos, TimeUnit.NANOSECONDS);
 			execution.record(serviceNanos, TimeUnit.NANOSECONDS);
+			if (lateness != null) {
+				lateness.record(waitNanos, TimeUnit.NANOSECONDS);
+			}
 		});
+	}
+
+	/**
+	 * A scheduler's pool: its runs' lateness (every run, and the last window's mean and
+	 * 99th percentile as the endpoint shows them) and its overrun and skipped runs.
+	 */
+	private static @Nullable Timer bindScheduledRuns(ManagedPool pool, MeterRegistry meterRegistry, Tags tags) {
+		ScheduledRuns runs = pool.getRecorder().scheduledRuns();
+		if (runs == null) {
+			return null;
+		}
+		Gauge.builder("executor.lateness.mean", pool, (p) -> windowLateness(p, Lateness::meanMs))
+			.tags(tags)
+			.description("Mean lateness of the last window's scheduled runs: when each started against when it was due")
+			.baseUnit("seconds")
+			.register(meterRegistry);
+		Gauge.builder("executor.lateness.p99", pool, (p) -> windowLateness(p, Lateness::p99Ms))
+			.tags(tags)
+			.description("99th percentile of the lateness of the last window's scheduled runs")
+			.baseUnit("seconds")
+			.register(meterRegistry);
+		FunctionCounter.builder("executor.runs.overrun", runs, ScheduledRuns::overruns)
+			.tags(tags)
+			.description("Scheduled runs still running when their task's next run was due")
+			.baseUnit("runs")
+			.register(meterRegistry);
+		FunctionCounter.builder("executor.runs.skipped", runs, ScheduledRuns::skipped)
+			.tags(tags)
+			.description("Due times of scheduled tasks that passed without a run, the task still running")
+			.baseUnit("runs")
+			.register(meterRegistry);
+		return Timer.builder("executor.lateness")
+			.tags(tags)
+			.description("Time scheduled runs started after they were due")
+			.publishPercentileHistogram()
+			.register(meterRegistry);
+	}
+
+	private static double windowLateness(ManagedPool pool, ToDoubleFunction<Lateness> figure) {
+		PoolSnapshot snapshot = pool.lastSnapshot();
+		Lateness lateness = (snapshot != null) ? snapshot.lateness() : null;
+		return (lateness != null) ? figure.applyAsDouble(lateness) / 1000 : 0;
 	}
 
 }

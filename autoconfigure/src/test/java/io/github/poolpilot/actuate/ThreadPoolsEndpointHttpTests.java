@@ -50,6 +50,9 @@ import static org.awaitility.Awaitility.await;
 				"poolpilot.pools.talk.min-threads=2", "poolpilot.pools.talk.max-threads=8",
 				"poolpilot.pools.talk.queue-capacity=20", "poolpilot.pools.stop.max-threads=4",
 				"poolpilot.existing-executors.enabled=false",
+				// The gRPC server's health updates on the test class path turn scheduling
+				// on: these tests count the declared pools only.
+				"poolpilot.scheduler.enabled=false",
 				// The tuner would resize idle pools while the test reads their sizes.
 				"poolpilot.measurement.window=1h" })
 class ThreadPoolsEndpointHttpTests {

@@ -48,6 +48,8 @@ public final class PoolRecorder {
 
 	private volatile @Nullable TimingListener timingListener;
 
+	private final @Nullable ScheduledRuns scheduledRuns;
+
 	// Window state, guarded by this.
 
 	private Totals windowStart = Totals.ZERO;
@@ -65,6 +67,7 @@ public final class PoolRecorder {
 		this.targetCpuUtilization = builder.targetCpuUtilization;
 		this.windowStartNanos = this.clock.nanoTime();
 		this.occupancy = new Occupancy(this.windowStartNanos);
+		this.scheduledRuns = builder.scheduledRuns ? new ScheduledRuns() : null;
 	}
 
 	/**
@@ -168,6 +171,14 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Return what a scheduler's recorder keeps of its runs beyond a pool's figures.
+	 * @return the runs' records, or {@code null} for a pool that runs no scheduled work
+	 */
+	public @Nullable ScheduledRuns scheduledRuns() {
+		return this.scheduledRuns;
+	}
+
+	/**
 	 * Return the time on the recorder's clock, which timestamps tasks.
 	 * @return the time in nanoseconds
 	 */
@@ -257,8 +268,9 @@ public final class PoolRecorder {
 		this.timing.adapt(arrivals, window.timed(), figures.busyNanos);
 		LittlesLaw littlesLaw = figures.littlesLaw(arrivals / seconds, completions / seconds, this.waitComputeRatio,
 				this.processors, this.targetCpuUtilization);
+		ScheduledRuns runs = this.scheduledRuns;
 		return new PoolSnapshot(pool, seconds, sizes, totals.counts(), arrivals, completions, figures.queueWait,
-				figures.service, figures.response, littlesLaw);
+				figures.service, figures.response, littlesLaw, (runs != null) ? runs.close(figures.queueWait) : null);
 	}
 
 	/**
@@ -295,7 +307,20 @@ public final class PoolRecorder {
 
 		private double targetCpuUtilization = 1.0;
 
+		private boolean scheduledRuns;
+
 		private Builder() {
+		}
+
+		/**
+		 * Record a scheduler's runs: each run's submit time is when it was due, so that
+		 * its queue wait is its lateness, and the recorder keeps its
+		 * {@link ScheduledRuns}.
+		 * @return this builder
+		 */
+		public Builder scheduledRuns() {
+			this.scheduledRuns = true;
+			return this;
 		}
 
 		/**

@@ -16,10 +16,57 @@ import org.jspecify.annotations.Nullable;
  * @param serviceTime time from start to end
  * @param responseTime time from submit to end
  * @param littlesLaw the figures derived from the window's rates and times
+ * @param lateness for a scheduler's pool, when its runs started against when they were
+ * due; {@code null} for any other pool
  * @author poolpilot authors
  */
 public record PoolSnapshot(String pool, double windowSeconds, Sizes sizes, TaskCounts tasks, long windowArrivals,
-		long windowCompletions, Latency queueWait, Latency serviceTime, Latency responseTime, LittlesLaw littlesLaw) {
+		long windowCompletions, Latency queueWait, Latency serviceTime, Latency responseTime, LittlesLaw littlesLaw,
+		@Nullable Lateness lateness) {
+
+	/**
+	 * The window of a pool that runs no scheduled work.
+	 * @param pool the pool's name
+	 * @param windowSeconds the length of the window, in seconds
+	 * @param sizes the pool's sizes when the window closed
+	 * @param tasks cumulative task counts when the window closed
+	 * @param windowArrivals tasks offered during the window, rejected ones included
+	 * @param windowCompletions tasks that finished (normally or not) during the window
+	 * @param queueWait time from submit to start
+	 * @param serviceTime time from start to end
+	 * @param responseTime time from submit to end
+	 * @param littlesLaw the figures derived from the window's rates and times
+	 */
+	public PoolSnapshot(String pool, double windowSeconds, Sizes sizes, TaskCounts tasks, long windowArrivals,
+			long windowCompletions, Latency queueWait, Latency serviceTime, Latency responseTime,
+			LittlesLaw littlesLaw) {
+		this(pool, windowSeconds, sizes, tasks, windowArrivals, windowCompletions, queueWait, serviceTime, responseTime,
+				littlesLaw, null);
+	}
+
+	/**
+	 * How late a scheduler's runs started in one window: the time between when a run was
+	 * due and when it started, and the part of it when every thread of the pool was busy
+	 * with other runs (a late start more threads would have prevented, unlike one that
+	 * waited for a CPU).
+	 *
+	 * @param meanMs the mean lateness of the runs that ended in the window
+	 * @param p99Ms its 99th percentile
+	 * @param maxMs the largest
+	 * @param runs the runs that started in the window
+	 * @param busyLateRuns the runs that started late while every thread was busy
+	 * @param meanBusyLatenessMs the mean, over all the window's runs, of the lateness
+	 * spent while every thread was busy
+	 * @param maxBusyLatenessMs the largest such lateness of one run
+	 * @param overruns runs so far that were still running when their task's next run was
+	 * due
+	 * @param skipped due times so far that passed without a run, the task still running
+	 * (cron)
+	 */
+	public record Lateness(double meanMs, double p99Ms, double maxMs, long runs, long busyLateRuns,
+			double meanBusyLatenessMs, double maxBusyLatenessMs, long overruns, long skipped) {
+
+	}
 
 	/**
 	 * A pool's sizes at one moment.
