@@ -19,10 +19,16 @@ public class SampleProperties {
 
 	private final Talk talk = new Talk();
 
+	private final Housekeeping housekeeping = new Housekeeping();
+
 	private final Orders orders = new Orders();
 
 	public Executors getExecutors() {
 		return this.executors;
+	}
+
+	public Housekeeping getHousekeeping() {
+		return this.housekeeping;
 	}
 
 	public Talk getTalk() {
@@ -157,6 +163,65 @@ public class SampleProperties {
 
 		public void setServiceTime(Duration serviceTime) {
 			this.serviceTime = serviceTime;
+		}
+
+	}
+
+	/**
+	 * The scheduled jobs, on Spring Boot's taskScheduler.
+	 */
+	public static class Housekeeping {
+
+		/**
+		 * Whether the scheduled jobs run.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Period of the open-sessions report.
+		 */
+		private Duration reportEvery = Duration.ofSeconds(5);
+
+		/**
+		 * Cron expression of the slow archive run.
+		 */
+		private String archiveCron = "0 * * * * *";
+
+		/**
+		 * How long an archive run takes.
+		 */
+		private Duration archiveTakes = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getReportEvery() {
+			return this.reportEvery;
+		}
+
+		public void setReportEvery(Duration reportEvery) {
+			this.reportEvery = reportEvery;
+		}
+
+		public String getArchiveCron() {
+			return this.archiveCron;
+		}
+
+		public void setArchiveCron(String archiveCron) {
+			this.archiveCron = archiveCron;
+		}
+
+		public Duration getArchiveTakes() {
+			return this.archiveTakes;
+		}
+
+		public void setArchiveTakes(Duration archiveTakes) {
+			this.archiveTakes = archiveTakes;
 		}
 
 	}

@@ -44,12 +44,15 @@ class SampleApplicationTests {
 			.retrieve()
 			.body(String.class);
 		// Each pool starts at its min-threads and grows with its load; Boot's
-		// applicationTaskExecutor (8 threads) shares the budget too: 10 + 5 + 5 + 8.
-		assertThat(pools).contains("\"budget\":{\"maxThreads\":400,\"allocatedThreads\":28")
+		// applicationTaskExecutor (8 threads) and the scheduler of the housekeeping jobs
+		// (1 thread) share the budget too: 10 + 5 + 5 + 8 + 1.
+		assertThat(pools).contains("\"budget\":{\"maxThreads\":400,\"allocatedThreads\":29")
 			.contains("\"start\":{\"corePoolSize\":10,\"maxPoolSize\":10")
 			.contains("\"talk\":{\"corePoolSize\":5,\"maxPoolSize\":5")
 			.contains("\"stop\":{\"corePoolSize\":5,\"maxPoolSize\":5")
-			.contains("\"applicationTaskExecutor\"");
+			.contains("\"applicationTaskExecutor\"")
+			.contains("\"taskScheduler\":{\"corePoolSize\":1,\"maxPoolSize\":1")
+			.contains("\"lateness\":{");
 	}
 
 	@Test
