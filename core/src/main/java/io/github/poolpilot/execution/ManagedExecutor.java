@@ -462,7 +462,8 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 				return VirtualThreads.factory(prefix);
 			}
 			AtomicInteger count = new AtomicInteger();
-			return (runnable) -> new Thread(runnable, prefix + count.incrementAndGet());
+			PoolRecorder recorder = this.recorder;
+			return (runnable) -> recorder.newThread(runnable, prefix + count.incrementAndGet());
 		}
 
 		String name() {

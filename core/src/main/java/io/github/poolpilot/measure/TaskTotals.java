@@ -14,7 +14,9 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
  * A pool's exact counts and time sums, added to on every submit and every task end
  * without a lock or an allocation: submits, rejections, timeouts and abandoned tasks go
  * to {@link LongAdder}s, each worker thread's ends and the timed tasks' sums to its own
- * {@link WorkerTotals} (or, for threads that each run one task, to a few shared ones).
+ * {@link WorkerTotals} (or, for threads that each run one task, to a few shared ones),
+ * found in a field of the thread when the pool made it ({@link WorkerThread}), else in a
+ * {@code ThreadLocal}.
  *
  * @author poolpilot authors
  */
@@ -81,14 +83,36 @@ final class TaskTotals {
 	@SuppressWarnings("deprecation") // Thread.getId(): threadId() is Java 19+
 	WorkerTotals current() {
 		WorkerTotals[] shared = this.sharedTotals;
+		Thread thread = Thread.currentThread();
 		if (shared == null) {
+			if (thread instanceof WorkerThread worker) {
+				WorkerTotals own = worker.totalsFor(this);
+				if (own != null) {
+					return own;
+				}
+			}
 			return this.workerTotals.get();
 		}
 		// Thread ids count up, so one task after another takes the next stripe.
-		return shared[(int) Thread.currentThread().getId() & (shared.length - 1)];
+		return shared[(int) thread.getId() & (shared.length - 1)];
 	}
 
-	private WorkerTotals newWorkerTotals() {
+	/**
+	 * Return a new pool thread that adds to its own totals without a {@code ThreadLocal}
+	 * lookup.
+	 * @param task what the thread runs
+	 * @param name its name
+	 * @return the new thread, not started
+	 */
+	Thread newThread(Runnable task, String name) {
+		return new WorkerThread(this, task, name);
+	}
+
+	/**
+	 * Make totals for the current thread and keep them with the other workers'.
+	 * @return the new totals
+	 */
+	WorkerTotals newWorkerTotals() {
 		WorkerTotals totals = new WorkerTotals();
 		this.workers.add(totals);
 		return totals;

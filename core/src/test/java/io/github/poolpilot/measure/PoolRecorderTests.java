@@ -190,6 +190,34 @@ class PoolRecorderTests {
 	}
 
 	@Test
+	void aPoolsOwnThreadsCountTheirTasksInThatPoolAloneAndKeepThemOnceEnded() throws InterruptedException {
+		PoolRecorder pool = recorder(1);
+		PoolRecorder other = recorder(1);
+		for (int i = 0; i < 3; i++) {
+			Runnable timed = submit(pool, () -> this.clock.advanceMillis(5));
+			Runnable foreign = submit(other, () -> this.clock.advanceMillis(7));
+			Thread worker = pool.newThread(() -> {
+				timed.run();
+				pool.untimedTaskFinished(false);
+				pool.untimedTaskFinished(true);
+				// A task of another pool run on this thread, as caller-runs would.
+				foreign.run();
+				other.untimedTaskFinished(true);
+			}, "talk-" + i);
+			assertThat(worker.getName()).isEqualTo("talk-" + i);
+			worker.start();
+			worker.join();
+		}
+		// Submitted counts only the timed tasks; each thread also ended two untimed ones.
+		assertThat(pool.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(3, 6, 3, 0, 0));
+		assertThat(other.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(3, 3, 3, 0, 0));
+		assertThat(pool.snapshot("talk", SIZES).serviceTime().meanMs()).isEqualTo(5.0);
+		assertThat(other.snapshot("other", SIZES).serviceTime().meanMs()).isEqualTo(7.0);
+		assertThat(pool.taskCounts()).as("ended threads' totals are folded once")
+			.isEqualTo(new PoolSnapshot.TaskCounts(3, 6, 3, 0, 0));
+	}
+
+	@Test
 	void aFastPoolSamplesItsHistogramsButKeepsExactMeans() {
 		PoolRecorder recorder = recorder(0);
 		for (int i = 0; i < 5000; i++) {
