@@ -5,7 +5,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * The few threads, outside the {@code grpc} pool and its budget, that run the call events
@@ -25,7 +26,7 @@ final class GrpcRefusalLane {
 
 	GrpcRefusalLane(String namePrefix) {
 		this.executor = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(QUEUE_CAPACITY), new LaneThreads(namePrefix));
+				new ArrayBlockingQueue<>(QUEUE_CAPACITY), laneThreads(namePrefix));
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
@@ -51,23 +52,10 @@ final class GrpcRefusalLane {
 		this.executor.shutdown();
 	}
 
-	private static final class LaneThreads implements ThreadFactory {
-
-		private final String namePrefix;
-
-		private final AtomicInteger count = new AtomicInteger();
-
-		LaneThreads(String namePrefix) {
-			this.namePrefix = namePrefix;
-		}
-
-		@Override
-		public Thread newThread(Runnable runnable) {
-			Thread thread = new Thread(runnable, this.namePrefix + this.count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		}
-
+	private static ThreadFactory laneThreads(String namePrefix) {
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(namePrefix);
+		threads.setDaemon(true);
+		return threads;
 	}
 
 }
