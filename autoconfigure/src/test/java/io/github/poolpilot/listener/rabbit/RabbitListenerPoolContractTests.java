@@ -216,7 +216,9 @@ class RabbitListenerPoolContractTests {
 			.properties("server.port=0", "spring.main.banner-mode=off", "test.queue=" + this.queue,
 					"poolpilot.listeners.orders.max-threads=4", "poolpilot.budget.max-threads=3",
 					"poolpilot.existing-executors.enabled=false",
-					"management.endpoints.web.exposure.include=threadpools",
+					// Spring Boot's gRPC health check, on this module's test classpath,
+					// brings a task scheduler, which would share the budget of 3.
+					"poolpilot.scheduler.enabled=false", "management.endpoints.web.exposure.include=threadpools",
 					"management.endpoint.threadpools.access=unrestricted")
 			.run();
 		this.contexts.add(context);
