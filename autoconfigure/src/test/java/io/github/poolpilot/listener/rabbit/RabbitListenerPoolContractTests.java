@@ -227,8 +227,16 @@ class RabbitListenerPoolContractTests {
 	}
 
 	private static SimpleMessageListenerContainer container(ConfigurableApplicationContext context) {
-		return (SimpleMessageListenerContainer) context.getBean(RabbitListenerEndpointRegistry.class)
-			.getListenerContainer("orders");
+		// Not getListenerContainer(String), whose return type moved between Spring AMQP
+		// 4.0
+		// and 4.1: the compatibility run on Spring Boot 4.0 runs these classes too.
+		return context.getBean(RabbitListenerEndpointRegistry.class)
+			.getListenerContainers()
+			.stream()
+			.map(SimpleMessageListenerContainer.class::cast)
+			.filter((container) -> "orders".equals(container.getListenerId()))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private void publish(ConfigurableApplicationContext context, int from, int to) {
