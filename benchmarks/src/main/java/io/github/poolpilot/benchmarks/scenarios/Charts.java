@@ -31,9 +31,10 @@ final class Charts {
 	private static final int PANEL_HEIGHT = 300;
 
 	private static final Map<String, Color> COLORS = Map.of(Strategy.BEST_STATIC, Color.BLACK, Strategy.STATIC_SHARES,
-			Color.BLACK, Strategy.GOETZ_STATIC, Color.GRAY, Strategy.SPRING_DEFAULT, new Color(230, 120, 0),
-			Strategy.POOLPILOT_NO_GUARD, new Color(150, 60, 190), Strategy.GRADIENT2, new Color(20, 150, 60),
-			Strategy.VEGAS, new Color(200, 30, 120), Strategy.POOLPILOT, new Color(20, 90, 220));
+			Color.BLACK, Strategy.FIXED_MAX, new Color(120, 80, 40), Strategy.GOETZ_STATIC, Color.GRAY,
+			Strategy.SPRING_DEFAULT, new Color(230, 120, 0), Strategy.POOLPILOT_NO_GUARD, new Color(150, 60, 190),
+			Strategy.GRADIENT2, new Color(20, 150, 60), Strategy.VEGAS, new Color(200, 30, 120), Strategy.POOLPILOT,
+			new Color(20, 90, 220));
 
 	private static final Color[] POOL_COLORS = { new Color(20, 90, 220), new Color(230, 120, 0),
 			new Color(20, 150, 60) };

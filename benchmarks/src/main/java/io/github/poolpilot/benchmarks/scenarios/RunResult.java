@@ -33,6 +33,22 @@ record RunResult(String strategy, int seconds, TaskLog log, List<PoolSeries> poo
 	}
 
 	/**
+	 * The mean over a window's seconds of the most live threads of all pools together in
+	 * each second.
+	 * @param window the seconds
+	 * @return the mean, 0 for an empty window
+	 */
+	double meanLiveThreads(Window window) {
+		long sum = 0;
+		int count = 0;
+		for (int second = window.from(); second < Math.min(window.to(), this.totalLiveMax.length); second++) {
+			sum += this.totalLiveMax[second];
+			count++;
+		}
+		return (count > 0) ? (double) sum / count : 0;
+	}
+
+	/**
 	 * The share of the machine's cores that other processes used, on average over a
 	 * window: what the whole machine used less what this process used.
 	 * @param window the seconds

@@ -59,7 +59,11 @@ record ScenarioResult(Scenario scenario, List<Sweep.Point> sweep, Sweep.@Nullabl
 			}
 			changes = Figures.changesPerMinute(sizes, scenario.steadyWindows());
 		}
-		return new StrategyFigures(run.strategy(), throughput, p99, settle, changes, run.maxLiveThreads());
+		long offered = run.log().offered(-1, scenario.measured());
+		long unserved = run.log().unserved(-1, scenario.measured(), scenario.seconds() * Runs.SECOND);
+		double unservedShare = (offered > 0) ? (double) unserved / offered : 0;
+		return new StrategyFigures(run.strategy(), throughput, p99, settle, changes, run.maxLiveThreads(),
+				unservedShare, run.meanLiveThreads(scenario.measured()));
 	}
 
 	/**

@@ -172,6 +172,7 @@ public final class ScenarioRunner {
 			strategies.add(Strategy.fixed(Strategy.STATIC_SHARES, scenario.staticSizes()));
 		}
 		if (scenario.maxQueueWait() == null) {
+			strategies.add(Strategy.fixedMax(scenario));
 			strategies.add(Strategy.goetz(scenario));
 			strategies.add(Strategy.springDefault());
 			strategies.add(Strategy.modelOnly());
@@ -289,13 +290,13 @@ public final class ScenarioRunner {
 	}
 
 	private void printTable(List<Summary.Row> rows) {
-		this.out.printf(Locale.ROOT, "%-4s %-19s %10s %10s %8s %8s %7s %9s %6s%n", "", "strategy", "X/s", "p99 ms",
-				"X/best", "p99/best", "settle", "changes/m", "live");
+		this.out.printf(Locale.ROOT, "%-4s %-19s %10s %10s %8s %8s %7s %9s %6s %10s %9s%n", "", "strategy", "X/s",
+				"p99 ms", "X/best", "p99/best", "settle", "changes/m", "live", "unserved%", "mean live");
 		for (Summary.Row row : rows) {
-			this.out.printf(Locale.ROOT, "%-4s %-19s %10.1f %10.2f %8s %8s %7s %9.2f %6d%n", row.scenario(),
-					row.strategy(), row.throughput(), row.p99Ms(), ratio(row.throughputVsBest()),
+			this.out.printf(Locale.ROOT, "%-4s %-19s %10.1f %10.2f %8s %8s %7s %9.2f %6d %10.2f %9.1f%n",
+					row.scenario(), row.strategy(), row.throughput(), row.p99Ms(), ratio(row.throughputVsBest()),
 					ratio(row.p99VsBest()), (row.settleSeconds() != null) ? row.settleSeconds() : "-",
-					row.changesPerMinute(), row.maxLiveThreads());
+					row.changesPerMinute(), row.maxLiveThreads(), 100 * row.unservedShare(), row.meanLiveThreads());
 		}
 	}
 

@@ -11,7 +11,9 @@ import io.github.poolpilot.pool.PoolBounds;
  * The tuning scenarios, with the workloads of the simulator's
  * {@code PoolSimulationTests}, shortened so that each strategy's run stays under a
  * minute: S1 to S6, S7 for max-queue-wait, S8 (a pool starting far above a downstream's
- * knee) and S9 (a tenfold load step).
+ * knee), S9 (a tenfold load step), S10 and S11 (the two shapes where the tuned pool
+ * refused work that a pool fixed at its max-threads serves: a downstream behind a large
+ * max, a web server's small pool under bursts of mixed work).
  *
  * @author poolpilot authors
  */
@@ -54,6 +56,18 @@ final class Scenarios {
 	 */
 	static final Workload LOGNORMAL = new Workload(2, 18, 1, 0);
 
+	/**
+	 * S10: a 50 ms call through a downstream that admits 5 calls at a time (100/s at
+	 * most).
+	 */
+	static final Workload NARROW_DOWNSTREAM = new Workload(0, 50, 0, 5);
+
+	/**
+	 * S11: a web server's mix: 4 tasks in 5 take 0.2 ms of CPU and 4.8 ms blocking, the
+	 * fifth 8 times that (a mean of 12 ms); 8 threads serve about 660/s.
+	 */
+	static final Workload WEB_MIX = new Workload(0.2, 4.8, 0.1, 0, 0.2, 8);
+
 	static final PoolBounds BOUNDS = new PoolBounds(1, 64);
 
 	static final int QUEUE_CAPACITY = 600;
@@ -65,15 +79,15 @@ final class Scenarios {
 
 	/**
 	 * Return every scenario, in order.
-	 * @return S1 to S9
+	 * @return S1 to S11
 	 */
 	static List<Scenario> all() {
-		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7(), s8(), s9());
+		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7(), s8(), s9(), s10(), s11());
 	}
 
 	/**
 	 * Return the scenario of the given name.
-	 * @param id {@code S1} to {@code S9}, in any case
+	 * @param id {@code S1} to {@code S11}, in any case
 	 * @return the scenario
 	 * @throws IllegalArgumentException for an unknown name
 	 */
@@ -81,8 +95,8 @@ final class Scenarios {
 		return all().stream()
 			.filter((scenario) -> scenario.id().equalsIgnoreCase(id))
 			.findFirst()
-			.orElseThrow(() -> new IllegalArgumentException(
-					"Unknown scenario '" + id + "': expected one of S1, S2, S3, S4, S5, S6, S7, S8, S9"));
+			.orElseThrow(
+					() -> new IllegalArgumentException("Unknown scenario '" + id + "': expected one of S1 to S11"));
 	}
 
 	static Scenario s1() {
@@ -181,6 +195,34 @@ final class Scenarios {
 				List.of(pool), 50, new Window(5, 50), List.of(new Window(15, 35), new Window(35, 50)),
 				List.of(new Window(20, 35), new Window(40, 50)), steps,
 				sweep(new int[] { 12, 14, 16, 20, 24, 32 }, constant(500)), null, null);
+	}
+
+	/**
+	 * S10: a pool of 1 to 300 threads, idle for 5 s, then offered a third more than the
+	 * downstream in front of it serves (5 calls of 50 ms at once): its surge must not
+	 * feed on its own growth, and it must not refuse more than a pool fixed at 300.
+	 */
+	static Scenario s10() {
+		DoubleUnaryOperator load = (second) -> (second < 5) ? 0 : 133;
+		PoolSpec pool = new PoolSpec("pool", NARROW_DOWNSTREAM, load, new PoolBounds(1, 300), 1, 1, 100);
+		return new Scenario("S10",
+				"50 ms calls through a downstream admitting 5, 1..300 threads, idle 5 s then offered 133/s (1.33 x its 100/s)",
+				10, List.of(pool), 50, new Window(5, 50), List.of(new Window(5, 50)), List.of(new Window(30, 50)),
+				List.of(), sweep(new int[] { 3, 4, 5, 6, 8, 12 }, constant(133)), null, null);
+	}
+
+	/**
+	 * S11: a web server's pool of 2 to 8 threads and a queue of 16, starting at 2,
+	 * offered mixed work at about 45 % of what 8 threads serve, in bursts: 2.5 times the
+	 * mean rate for 60 ms of every 200 ms.
+	 */
+	static Scenario s11() {
+		DoubleUnaryOperator load = (second) -> ((second * 1000) % 200 < 60) ? 750 : 107;
+		PoolSpec pool = new PoolSpec("pool", WEB_MIX, load, new PoolBounds(2, 8), 2, 1, 16);
+		return new Scenario("S11",
+				"a web server's mixed work (1 task in 5 eight times longer), 2..8 threads, queue 16, 300/s in bursts of 750/s",
+				11, List.of(pool), 50, new Window(5, 50), List.of(new Window(0, 50)), List.of(new Window(10, 50)),
+				List.of(), sweep(new int[] { 2, 3, 4, 6, 8 }, load), null, null);
 	}
 
 	private static Scenario onePool(String id, String title, long seed, Workload workload, DoubleUnaryOperator load,

@@ -64,8 +64,10 @@ final class Schedule {
 				}
 				if (rate > 0) {
 					Workload workload = spec.workload();
-					arrivals.add(new Arrival(index, at, workload.draw(workload.cpuMs(), random),
-							workload.draw(workload.blockMs(), random)));
+					long cpu = workload.draw(workload.cpuMs(), random);
+					long block = workload.draw(workload.blockMs(), random);
+					double factor = workload.drawFactor(random);
+					arrivals.add(new Arrival(index, at, (long) (cpu * factor), (long) (block * factor)));
 				}
 			}
 		}

@@ -56,6 +56,8 @@ record Strategy(String name, String description, Factory factory) {
 
 	static final String STATIC_SHARES = "static-shares";
 
+	static final String FIXED_MAX = "fixed-max";
+
 	static final String GOETZ_STATIC = "goetz-static";
 
 	static final String SPRING_DEFAULT = "spring-default";
@@ -73,7 +75,7 @@ record Strategy(String name, String description, Factory factory) {
 	/**
 	 * The order the strategies of a scenario run in.
 	 */
-	static final List<String> NAMES = List.of(BEST_STATIC, STATIC_SHARES, GOETZ_STATIC, SPRING_DEFAULT,
+	static final List<String> NAMES = List.of(BEST_STATIC, STATIC_SHARES, FIXED_MAX, GOETZ_STATIC, SPRING_DEFAULT,
 			POOLPILOT_NO_GUARD, GRADIENT2, VEGAS, POOLPILOT, POOLPILOT_MAX_QUEUE_WAIT);
 
 	/**
@@ -137,6 +139,16 @@ record Strategy(String name, String description, Factory factory) {
 			deployment.sampler(new PoolSampler(registry, WINDOW));
 			return deployment;
 		});
+	}
+
+	/**
+	 * Each pool fixed at its max-threads: what the tuned pool must not refuse materially
+	 * more than, on the same arrivals.
+	 * @param scenario the scenario
+	 * @return the strategy
+	 */
+	static Strategy fixedMax(Scenario scenario) {
+		return fixed(FIXED_MAX, scenario.pools().stream().mapToInt((pool) -> pool.bounds().maxThreads()).toArray());
 	}
 
 	/**

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 final class Summary {
 
 	static final String HEADER = "scenario,strategy,throughput_per_s,p99_ms,throughput_vs_best_static,"
-			+ "p99_vs_best_static,settle_seconds,size_changes_per_minute,max_live_threads";
+			+ "p99_vs_best_static,settle_seconds,size_changes_per_minute,max_live_threads,unserved_pct,mean_live_threads";
 
 	private Summary() {
 	}
@@ -38,7 +38,8 @@ final class Summary {
 			Double throughputRatio = (best != null) ? ratio(figure.throughput(), best.throughput()) : null;
 			Double p99Ratio = (best != null) ? ratio(figure.p99Ms(), best.p99Ms()) : null;
 			rows.add(new Row(scenario, figure.strategy(), figure.throughput(), figure.p99Ms(), throughputRatio,
-					p99Ratio, figure.settleSeconds(), figure.changesPerMinute(), figure.maxLiveThreads()));
+					p99Ratio, figure.settleSeconds(), figure.changesPerMinute(), figure.maxLiveThreads(),
+					figure.unservedShare(), figure.meanLiveThreads()));
 		}
 		return rows;
 	}
@@ -58,9 +59,13 @@ final class Summary {
 	 * pool that never gave its threads back within the run)
 	 * @param changesPerMinute size changes per minute once settled
 	 * @param maxLiveThreads the most live threads of all its pools together
+	 * @param unservedShare the share of the tasks meant to arrive in the measured window
+	 * that were refused or not completed by the end of the load
+	 * @param meanLiveThreads the mean over the measured window of each second's most live
+	 * threads
 	 */
 	record StrategyFigures(String strategy, double throughput, double p99Ms, @Nullable Integer settleSeconds,
-			double changesPerMinute, int maxLiveThreads) {
+			double changesPerMinute, int maxLiveThreads, double unservedShare, double meanLiveThreads) {
 
 	}
 
@@ -76,9 +81,13 @@ final class Summary {
 	 * @param settleSeconds the settle time in seconds
 	 * @param changesPerMinute size changes per minute once settled
 	 * @param maxLiveThreads the most live threads
+	 * @param unservedShare the share of the tasks refused or not completed by the end of
+	 * the load
+	 * @param meanLiveThreads the mean of each second's most live threads
 	 */
 	record Row(String scenario, String strategy, double throughput, double p99Ms, @Nullable Double throughputVsBest,
-			@Nullable Double p99VsBest, @Nullable Integer settleSeconds, double changesPerMinute, int maxLiveThreads) {
+			@Nullable Double p99VsBest, @Nullable Integer settleSeconds, double changesPerMinute, int maxLiveThreads,
+			double unservedShare, double meanLiveThreads) {
 
 		/**
 		 * Return the row as a line of {@code summary.csv}; an unknown figure is left
@@ -89,7 +98,8 @@ final class Summary {
 			return String.join(",", this.scenario, this.strategy, format("%.1f", this.throughput),
 					format("%.2f", this.p99Ms), format("%.3f", this.throughputVsBest), format("%.3f", this.p99VsBest),
 					(this.settleSeconds != null) ? this.settleSeconds.toString() : "",
-					format("%.2f", this.changesPerMinute), Integer.toString(this.maxLiveThreads));
+					format("%.2f", this.changesPerMinute), Integer.toString(this.maxLiveThreads),
+					format("%.2f", 100 * this.unservedShare), format("%.1f", this.meanLiveThreads));
 		}
 
 		private static String format(String format, @Nullable Double value) {

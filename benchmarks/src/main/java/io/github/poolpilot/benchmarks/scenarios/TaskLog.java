@@ -181,6 +181,27 @@ final class TaskLog {
 	}
 
 	/**
+	 * Tasks of a pool (or of all, -1) meant to arrive in a window that were not served by
+	 * a deadline: refused, or accepted but not completed by then. Both a refused task and
+	 * one still queued or running when the load ends count, so that a pool whose threads
+	 * and queue hold work past the end is not credited for it.
+	 * @param pool the pool's index, or -1 for all
+	 * @param window the seconds the tasks were meant to arrive in
+	 * @param deadlineNanos the deadline, from the start of the run
+	 * @return the tasks not served
+	 */
+	long unserved(int pool, Window window, long deadlineNanos) {
+		long unserved = 0;
+		for (int task = 0; task < size(); task++) {
+			if (ofPool(task, pool) && window.contains(this.schedule.intendedNanos(task))
+					&& (this.outcome[task] != COMPLETED || this.endNanos[task] > deadlineNanos)) {
+				unserved++;
+			}
+		}
+		return unserved;
+	}
+
+	/**
 	 * Tasks of a pool (or of all, -1) meant to arrive in a window.
 	 */
 	long offered(int pool, Window window) {

@@ -33,6 +33,8 @@ class RunResultTests {
 				new int[] { 11, 40, 25 }, new double[3], new double[3], List.of(), 3);
 		assertThat(run.totalSize()).containsExactly(11, 25, 40);
 		assertThat(run.maxLiveThreads()).isEqualTo(40);
+		assertThat(run.meanLiveThreads(new Window(0, 3))).isCloseTo(76 / 3.0, within(1e-9));
+		assertThat(run.meanLiveThreads(new Window(1, 5))).isCloseTo(32.5, within(1e-9));
 	}
 
 	private static RunResult run(double[] processCpu, double[] machineCpu) {

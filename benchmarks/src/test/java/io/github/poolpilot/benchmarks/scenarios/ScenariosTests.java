@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link Scenarios}.
@@ -37,8 +38,9 @@ class ScenariosTests {
 	void scenariosAreFoundByNameInAnyCase() {
 		assertThat(Scenarios.named("s3").id()).isEqualTo("S3");
 		assertThat(Scenarios.named("s9").id()).isEqualTo("S9");
-		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S10"))
-			.withMessageContaining("S1, S2, S3, S4, S5, S6, S7, S8, S9");
+		assertThat(Scenarios.named("s11").id()).isEqualTo("S11");
+		assertThatIllegalArgumentException().isThrownBy(() -> Scenarios.named("S12"))
+			.withMessageContaining("S1 to S11");
 	}
 
 	@Test
@@ -63,6 +65,37 @@ class ScenariosTests {
 		assertThat(pool.arrivalRate().applyAsDouble(10)).isEqualTo(1.5 * 8 * 1000 / pool.workload().blockMs());
 		assertThat(s8.reference()).isEqualTo(Strategy.BEST_STATIC);
 		assertThat(s8.steadyWindows()).containsExactly(new Window(30, 50));
+	}
+
+	@Test
+	void s10OffersAThirdMoreThanANarrowDownstreamServesToAPoolWithALargeMax() {
+		Scenario s10 = Scenarios.named("S10");
+		PoolSpec pool = s10.pools().get(0);
+		assertThat(pool.bounds().maxThreads()).isEqualTo(300);
+		assertThat(pool.startSize()).isEqualTo(pool.bounds().minThreads());
+		assertThat(pool.arrivalRate().applyAsDouble(4.9)).isZero();
+		// 5 calls of 50 ms at once: 100/s.
+		double capacity = pool.workload().downstreamPermits() * 1000 / pool.workload().blockMs();
+		assertThat(pool.arrivalRate().applyAsDouble(5) / capacity).isCloseTo(1.33, within(0.01));
+	}
+
+	@Test
+	void s11OffersMixedWorkInBurstsAtUnderHalfOfWhatItsMaxServes() {
+		Scenario s11 = Scenarios.named("S11");
+		PoolSpec pool = s11.pools().get(0);
+		assertThat(pool.queueCapacity()).isEqualTo(16);
+		assertThat(pool.startSize()).isEqualTo(2);
+		Workload work = pool.workload();
+		double meanMs = (work.cpuMs() + work.blockMs())
+				* (1 - work.heavyShare() + work.heavyShare() * work.heavyFactor());
+		double capacity = pool.bounds().maxThreads() * 1000 / meanMs;
+		double mean = 0;
+		for (int millisecond = 0; millisecond < 1000; millisecond++) {
+			mean += pool.arrivalRate().applyAsDouble(millisecond / 1000.0) / 1000;
+		}
+		assertThat(mean).isCloseTo(300, within(1.0));
+		assertThat(mean / capacity).isBetween(0.3, 0.7);
+		assertThat(pool.arrivalRate().applyAsDouble(0.05)).isGreaterThan(capacity);
 	}
 
 	@Test

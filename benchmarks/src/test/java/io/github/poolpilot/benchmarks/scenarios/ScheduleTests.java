@@ -65,6 +65,31 @@ class ScheduleTests {
 		}
 	}
 
+	@Test
+	void aMixedWorkloadMakesItsShareOfTasksHeavyAndLeavesOneKindOfTaskAsItWas() {
+		PoolSpec mixed = new PoolSpec("mixed", new Workload(1, 4, 0, 0, 0.2, 8), (second) -> 1000, new PoolBounds(1, 8),
+				1, 1, 10);
+		Schedule schedule = Schedule.generate(List.of(mixed), 10, 3);
+		int heavy = 0;
+		for (int task = 0; task < schedule.size(); task++) {
+			long block = schedule.blockNanos(task);
+			assertThat(block).isIn(4_000_000L, 32_000_000L);
+			assertThat(schedule.cpuNanos(task)).isEqualTo(block / 4);
+			heavy += (block == 32_000_000L) ? 1 : 0;
+		}
+		assertThat((double) heavy / schedule.size()).isCloseTo(0.2, within(0.02));
+		PoolSpec single = new PoolSpec("single", new Workload(1, 4, 0.5, 0), (second) -> 1000, new PoolBounds(1, 8), 1,
+				1, 10);
+		PoolSpec singleSpelledOut = new PoolSpec("single", new Workload(1, 4, 0.5, 0, 0, 1), (second) -> 1000,
+				new PoolBounds(1, 8), 1, 1, 10);
+		Schedule one = Schedule.generate(List.of(single), 2, 3);
+		Schedule same = Schedule.generate(List.of(singleSpelledOut), 2, 3);
+		assertThat(same.size()).isEqualTo(one.size());
+		for (int task = 0; task < one.size(); task++) {
+			assertThat(same.blockNanos(task)).isEqualTo(one.blockNanos(task));
+		}
+	}
+
 	private static int sum(int[] values, int from, int to) {
 		int sum = 0;
 		for (int i = from; i < to; i++) {

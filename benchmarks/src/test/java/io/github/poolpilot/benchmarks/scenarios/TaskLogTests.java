@@ -121,6 +121,30 @@ class TaskLogTests {
 		assertThat(log.throughput(-1, new Window(0, 1))).isEqualTo(3);
 	}
 
+	@Test
+	void unservedCountsRefusedTasksAndTasksNotCompletedByTheDeadline() {
+		TaskLog log = log(new long[] { 0, 100 * MS, 200 * MS, 300 * MS, 400 * MS, 2500 * MS });
+		log.accepting(0);
+		log.ended(0, 900 * MS, true);
+		log.accepting(1);
+		log.rejected(1);
+		log.accepting(2);
+		log.ended(2, 1100 * MS, true);
+		log.accepting(3);
+		log.ended(3, 1000 * MS, false);
+		log.accepting(4);
+		log.accepting(5);
+		log.ended(5, 2600 * MS, true);
+		log.close(3 * S);
+		// Served by 1 s: task 0 only. Refused: 1. Late: 2. Interrupted: 3. Never ended:
+		// 4.
+		// Task 5 was meant to arrive outside the window.
+		assertThat(log.unserved(-1, new Window(0, 2), S)).isEqualTo(4);
+		assertThat(log.unserved(-1, new Window(0, 2), 2 * S)).isEqualTo(3);
+		assertThat(log.unserved(-1, new Window(2, 3), 2 * S)).isEqualTo(1);
+		assertThat(log.unserved(-1, new Window(2, 3), 3 * S)).isZero();
+	}
+
 	private static TaskLog log(long[] intended) {
 		return new TaskLog(
 				new Schedule(new int[intended.length], intended, new long[intended.length], new long[intended.length]));
