@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 import io.github.poolpilot.budget.ThreadBudget.Reconfigured;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -103,20 +104,35 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 	private void apply(PoolpilotProperties properties, Map<String, Pool> settingsByPool) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
 		Map<ManagedPool, Reconfigured> sizes = new LinkedHashMap<>();
+		Map<ManagedPool, PoolBounds> oldBounds = new LinkedHashMap<>();
+		Map<ManagedPool, Integer> oldWeights = new LinkedHashMap<>();
 		for (ManagedPool pool : this.registry.pools()) {
+			oldBounds.put(pool, pool.getBounds());
+			oldWeights.put(pool, pool.getWeight());
 			Pool settings = settingsByPool.get(pool.getName());
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
 			sizes.put(pool, new Reconfigured(newBounds.minThreads(), pool.sizesWithin(newBounds)[1]));
 		}
-		Overrun overrun = this.registry.budget().reconfigure(properties.getBudget().getMaxThreads(), sizes, (pool) -> {
-			pool.setBounds(bounds.get(pool));
-			Pool settings = settingsByPool.get(pool.getName());
-			if (settings != null) {
-				pool.setWeight(settings.getWeight());
-			}
-		});
+		Overrun overrun;
+		try {
+			overrun = this.registry.budget().reconfigure(properties.getBudget().getMaxThreads(), sizes, (pool) -> {
+				pool.setBounds(bounds.get(pool));
+				Pool settings = settingsByPool.get(pool.getName());
+				if (settings != null) {
+					pool.setWeight(settings.getWeight());
+				}
+			}, (pool) -> {
+				pool.setBounds(oldBounds.get(pool));
+				pool.setWeight(oldWeights.get(pool));
+			});
+		}
+		catch (InvalidPoolSizeException ex) {
+			// A pool's door refused its new size: every pool has its old settings back.
+			logger.error("Refused the new poolpilot configuration and kept the current one: " + ex.getMessage());
+			return;
+		}
 		if (overrun != null) {
 			logger.error("Refused the new poolpilot configuration and kept the current one: "
 					+ "'poolpilot.budget.max-threads' is " + overrun.maxThreads()

@@ -59,7 +59,7 @@ final class Lending {
 					new Overrun(others + maxPoolSize, maxThreads, Math.max(0, maxThreads - others + canLend), canLend),
 					List.of());
 		}
-		return new Room(null, lend(take(lendable, over), member.getName(), lenders));
+		return new Room(null, lend(take(lendable, over), member.getName()));
 	}
 
 	/**
@@ -77,18 +77,20 @@ final class Lending {
 				canLend += lend;
 			}
 		}
-		return (canLend < threads) ? null : lend(take(lendable, threads), null, lenders);
+		return (canLend < threads) ? null : lend(take(lendable, threads), null);
 	}
 
-	private static List<Loan> lend(Map<BudgetMember, Integer> taken, @Nullable String borrower, Lenders lenders) {
+	/**
+	 * Resize the lenders; who is told of the loans is for the budget to say once it
+	 * checked that they made room.
+	 */
+	private static List<Loan> lend(Map<BudgetMember, Integer> taken, @Nullable String borrower) {
 		List<Loan> loans = new ArrayList<>();
 		taken.forEach((lender, threads) -> {
 			int from = lender.maxPoolSize();
 			int to = from - threads;
 			lender.resize(Math.min(lender.corePoolSize(), to), to);
-			Loan loan = new Loan(lender.getName(), borrower, from, to);
-			loans.add(loan);
-			lenders.lent(loan);
+			loans.add(new Loan(lender.getName(), borrower, from, to));
 		});
 		return List.copyOf(loans);
 	}

@@ -30,6 +30,12 @@ import io.github.poolpilot.budget.BudgetAllocator.Demand;
  */
 public final class ThreadBudget {
 
+	/**
+	 * How often a pool may borrow again after tasks reached its lenders while they lent,
+	 * before it is refused what the budget has free without loans.
+	 */
+	private static final int LENDING_ATTEMPTS = 3;
+
 	private final Object lock = new Object();
 
 	private final Supplier<? extends Collection<? extends BudgetMember>> members;
@@ -154,7 +160,21 @@ public final class ThreadBudget {
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
 			return Room.FREE;
 		}
-		return Lending.makeRoom(this.members.get(), member, maxPoolSize, budget, this.lenders);
+		Collection<? extends BudgetMember> members = this.members.get();
+		for (int attempt = 1; attempt <= LENDING_ATTEMPTS; attempt++) {
+			Snapshot before = new Snapshot(members);
+			Room room = Lending.makeRoom(members, member, maxPoolSize, budget, this.lenders);
+			int others = Snapshot.held(members) - holds(member.maxPoolSize(), member.liveThreads());
+			if (room.loans().isEmpty() || others + maxPoolSize <= budget) {
+				room.loans().forEach(this.lenders::lent);
+				return room;
+			}
+			// Tasks reached a lender while it lent: its threads end only with them. The
+			// loans go back, and the pools lend again what they leave idle now.
+			before.restore((lender) -> {
+			});
+		}
+		return Lending.makeRoom(members, member, maxPoolSize, budget, Lenders.NONE);
 	}
 
 	/**
@@ -230,17 +250,24 @@ public final class ThreadBudget {
 	 * and a smaller one last, the pools that shrink before those that grow. They are
 	 * refused when what the pools really use (their live threads and new min-threads,
 	 * what the others may grow to) leaves no room; idle pools lend the rest, and give
-	 * threads to a lower maximum. Call it within {@link #change}.
+	 * threads to a lower maximum. Tasks may start threads in an idle pool while the
+	 * settings apply: when a lower maximum no longer fits what the pools hold then, every
+	 * pool gets its old settings and sizes back and the change is refused. Call it within
+	 * {@link #change}.
 	 * @param maxThreads the new maximum, or {@code null} for no limit beyond each pool's
 	 * own max-threads
 	 * @param sizes every pool's min-threads and maximum size once its new settings apply
 	 * @param apply applies one pool's new settings, through its door: a pool that grows
 	 * may borrow from the idle ones
+	 * @param restore puts one pool's old settings back, before the budget puts back its
+	 * old sizes through its door
 	 * @return what the new settings would break, nothing being applied then, or
 	 * {@code null} once they are applied
+	 * @throws RuntimeException what a pool's door threw while the settings applied, every
+	 * pool having its old settings back
 	 */
 	public <M extends BudgetMember> @Nullable Overrun reconfigure(@Nullable Integer maxThreads,
-			Map<M, Reconfigured> sizes, Consumer<M> apply) {
+			Map<M, Reconfigured> sizes, Consumer<M> apply, Consumer<M> restore) {
 		checkMaxThreads(maxThreads);
 		int held = 0;
 		int lendable = 0;
@@ -257,20 +284,49 @@ public final class ThreadBudget {
 		}
 		Integer current = this.maxThreads;
 		boolean larger = maxThreads == null || (current != null && maxThreads >= current);
-		if (larger) {
-			setMaxThreads(maxThreads);
-		}
+		Collection<? extends BudgetMember> members = this.members.get();
+		Snapshot before = new Snapshot(members);
 		List<M> byGrowth = new ArrayList<>(sizes.keySet());
 		byGrowth.sort(Comparator.comparingInt((member) -> sizes.get(member).maxPoolSize() - member.maxPoolSize()));
-		byGrowth.forEach(apply);
-		if (!larger) {
-			int excess = allocatedThreads() - maxThreads;
-			if (excess > 0) {
-				Lending.reclaim(this.members.get(), excess, this.lenders);
+		try {
+			if (larger) {
+				setMaxThreads(maxThreads);
 			}
-			setMaxThreads(maxThreads);
+			byGrowth.forEach(apply);
 		}
+		catch (RuntimeException ex) {
+			restore(before, sizes, restore);
+			this.maxThreads = current;
+			throw ex;
+		}
+		if (larger) {
+			return null;
+		}
+		// Lowered: the pools that shrank may still finish tasks on more threads, and
+		// idle pools may have started some since the check; what they hold now counts.
+		int heldNow = Snapshot.held(members);
+		int lendableNow = lendableThreads();
+		@Nullable List<Loan> loans = (heldNow > maxThreads) ? Lending.reclaim(members, heldNow - maxThreads, this.lenders)
+				: List.of();
+		if (loans == null || Snapshot.held(members) > maxThreads) {
+			restore(before, sizes, restore);
+			return new Overrun(heldNow, maxThreads, maxThreads, lendableNow);
+		}
+		loans.forEach(this.lenders::lent);
+		setMaxThreads(maxThreads);
 		return null;
+	}
+
+	private static <M extends BudgetMember> void restore(Snapshot before, Map<M, Reconfigured> sizes,
+			Consumer<M> restore) {
+		Map<BudgetMember, M> reconfigured = new HashMap<>();
+		sizes.keySet().forEach((member) -> reconfigured.put(member, member));
+		before.restore((member) -> {
+			M pool = reconfigured.get(member);
+			if (pool != null) {
+				restore.accept(pool);
+			}
+		});
 	}
 
 	/**

@@ -1,0 +1,307 @@
+package io.github.poolpilot.budget;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.poolpilot.budget.ThreadBudget.Loan;
+import io.github.poolpilot.budget.ThreadBudget.Overrun;
+import io.github.poolpilot.budget.ThreadBudget.Reconfigured;
+import io.github.poolpilot.budget.ThreadBudget.Room;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for a new maximum and new pool settings applied together
+ * ({@link ThreadBudget#reconfigure}) and for loans ({@link ThreadBudget#makeRoom}) while
+ * the pools' threads grow between the budget's check and its resizes: tasks start threads
+ * without the budget's lock, so a pool that looked idle when the check ran may be busy
+ * when it lends. The tests start those threads themselves, from the hooks the budget
+ * calls between its steps.
+ *
+ * @author poolpilot authors
+ */
+class ReconfigureTests {
+
+	private final List<Member> restored = new ArrayList<>();
+
+	@Test
+	void aLowerBudgetIsRefusedAndNothingChangesWhenThreadsStartedMeanwhileLeaveNoRoom() {
+		// 20 threads: "idle" may lend 8 of its 10 (2 live), "busy" has 10 live and
+		// is to shrink to 6; its threads end only with their tasks. 10 + 10 - 8 = 12
+		// fits a budget of 14, until 6 tasks reach "idle" while the pools are applied.
+		Member idle = new Member("idle", 1, 10, 2);
+		Member busy = new Member("busy", 1, 10, 10);
+		List<Member> members = List.of(idle, busy);
+		ThreadBudget budget = budget(20, members, idle);
+		Map<Member, Reconfigured> sizes = new LinkedHashMap<>();
+		sizes.put(idle, new Reconfigured(1, 10));
+		sizes.put(busy, new Reconfigured(1, 6));
+		Overrun overrun = budget.reconfigure(14, sizes, apply(sizes, () -> idle.live = 8), this::restore);
+		// "busy" holds its 10 live threads, "idle" its 10 with 8 live: only 2 to lend.
+		assertThat(overrun).isEqualTo(new Overrun(20, 14, 14, 2));
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(20);
+		assertThat(idle.max).isEqualTo(10);
+		assertThat(busy.max).isEqualTo(10);
+		assertThat(busy.core).isEqualTo(10);
+		assertThat(this.restored).containsExactlyInAnyOrder(busy, idle);
+	}
+
+	@Test
+	void aLowerBudgetTakesWhatIdlePoolsLendWhenTheirThreadsStayIdle() {
+		Member idle = new Member("idle", 1, 10, 2);
+		Member busy = new Member("busy", 1, 10, 10);
+		ThreadBudget budget = budget(20, List.of(idle, busy), idle);
+		Map<Member, Reconfigured> sizes = new LinkedHashMap<>();
+		sizes.put(idle, new Reconfigured(1, 10));
+		sizes.put(busy, new Reconfigured(1, 6));
+		assertThat(budget.reconfigure(14, sizes, apply(sizes, () -> {
+		}), this::restore)).isNull();
+		// "busy" still holds its 10 live threads until their tasks end: "idle" lends 6.
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(14);
+		assertThat(idle.max).isEqualTo(4);
+		assertThat(busy.max).isEqualTo(6);
+		assertThat(this.restored).isEmpty();
+	}
+
+	@Test
+	void aLoanIsGivenBackAndTheResizeRefusedWhenTheLendersThreadsGrewWhileItLent() {
+		// "idle" may lend 8 of its 10 threads to "growing", which asks for 6 more, but 5
+		// tasks reach "idle" as it lends: its 7 live threads end only with their tasks.
+		Member idle = new Member("idle", 1, 10, 2);
+		Member growing = new Member("growing", 1, 10, 10);
+		ThreadBudget budget = budget(20, List.of(idle, growing), idle);
+		idle.beforeResize = () -> idle.live = 7;
+		List<Loan> told = new ArrayList<>();
+		budget.setLenders(lenders(told, idle));
+		Room room = budget.makeRoom(growing, 16);
+		assertThat(room.overrun()).isEqualTo(new Overrun(26, 20, 13, 3));
+		assertThat(room.loans()).isEmpty();
+		assertThat(told).isEmpty();
+		assertThat(idle.max).isEqualTo(10);
+		assertThat(budget.makeRoom(growing, 13).loans()).containsExactly(new Loan("idle", "growing", 10, 7));
+		assertThat(told).containsExactly(new Loan("idle", "growing", 10, 7));
+	}
+
+	static LongStream seeds() {
+		return LongStream.range(0, 400);
+	}
+
+	/**
+	 * Pools of random sizes, floors, live threads and weights, some of which may lend,
+	 * get a lower budget and random new sizes while random tasks start threads in them
+	 * between the check and the resizes: the new settings apply and the pools' threads
+	 * fit the new budget, or nothing changes.
+	 */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void aLowerBudgetFitsWhatThePoolsHoldOrChangesNothing(long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		int maxThreads = random.nextInt(8, 120);
+		List<Member> members = new ArrayList<>();
+		List<Member> lending = new ArrayList<>();
+		int held = 0;
+		for (int i = 0, pools = random.nextInt(2, 6); i < pools && held < maxThreads; i++) {
+			int max = random.nextInt(1, Math.max(2, (maxThreads - held) / 2 + 1));
+			Member member = new Member("p" + i, random.nextInt(1, 5), max, random.nextInt(0, max + 1));
+			member.min = random.nextInt(1, max + 1);
+			members.add(member);
+			held += max;
+			if (random.nextBoolean()) {
+				lending.add(member);
+			}
+		}
+		ThreadBudget budget = budget(maxThreads, members, lending.toArray(Member[]::new));
+		Map<Member, Reconfigured> sizes = new LinkedHashMap<>();
+		for (Member member : members) {
+			int max = random.nextBoolean() ? member.max : random.nextInt(1, member.max + 3);
+			sizes.put(member, new Reconfigured(random.nextInt(1, max + 1), max));
+		}
+		int lower = random.nextInt(1, maxThreads);
+		List<String> before = members.stream().map(Member::toString).toList();
+		Runnable tasksArrive = () -> members.forEach((member) -> {
+			if (random.nextInt(3) == 0) {
+				member.live = Math.max(member.live, random.nextInt(member.live, member.max + 1));
+			}
+		});
+		String why = "seed " + seed;
+		Overrun overrun;
+		try {
+			overrun = budget.reconfigure(lower, sizes, apply(sizes, tasksArrive), this::restore);
+		}
+		catch (IllegalStateException ex) {
+			// A pool's door refused to grow: nothing may have changed.
+			assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(maxThreads);
+			assertThat(members.stream().map(Member::toString).toList()).as(why).isEqualTo(before);
+			return;
+		}
+		if (overrun != null) {
+			assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(maxThreads);
+			assertThat(members.stream().map(Member::toString).toList()).as(why).isEqualTo(before);
+			assertThat(overrun.maxThreads()).as(why).isEqualTo(lower);
+			return;
+		}
+		assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(lower);
+		int holds = members.stream().mapToInt((member) -> Math.max(member.max, member.live)).sum();
+		assertThat(holds).as(why + ": threads the pools hold").isLessThanOrEqualTo(lower);
+		for (Member member : members) {
+			assertThat(member.max).as(why).isLessThanOrEqualTo(sizes.get(member).maxPoolSize());
+			assertThat(member.min).as(why).isEqualTo(sizes.get(member).minThreads());
+		}
+	}
+
+	/**
+	 * Apply a pool's new settings as a pool does: its new floor, then its new size
+	 * through its door. The tasks arrive once, after the budget's check.
+	 */
+	private static Consumer<Member> apply(Map<Member, Reconfigured> sizes, Runnable tasksArrive) {
+		boolean[] arrived = new boolean[1];
+		return (member) -> {
+			if (!arrived[0]) {
+				arrived[0] = true;
+				tasksArrive.run();
+			}
+			Reconfigured after = sizes.get(member);
+			member.saved = new int[] { member.min };
+			member.min = after.minThreads();
+			member.resize(Math.min(member.core, after.maxPoolSize()), after.maxPoolSize());
+		};
+	}
+
+	/**
+	 * Put a pool's old settings back as a pool does: its old floor.
+	 */
+	private void restore(Member member) {
+		this.restored.add(member);
+		if (member.saved != null) {
+			member.min = member.saved[0];
+		}
+	}
+
+	private ThreadBudget budget(int maxThreads, List<Member> members, Member... lenders) {
+		ThreadBudget budget = new ThreadBudget(maxThreads, () -> members);
+		members.forEach((member) -> member.budget = budget);
+		budget.setLenders(lenders(new ArrayList<>(), lenders));
+		return budget;
+	}
+
+	private static Lenders lenders(List<Loan> told, Member... members) {
+		List<Member> lenders = List.of(members);
+		return new Lenders() {
+
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				return lenders.contains(member);
+			}
+
+			@Override
+			public void lent(Loan loan) {
+				told.add(loan);
+			}
+
+		};
+	}
+
+	/**
+	 * A pool whose threads the test starts, resized through a door that checks the budget
+	 * when it grows. Putting its old settings back restores its floor.
+	 */
+	private static final class Member implements BudgetMember {
+
+		private final String name;
+
+		private final int weight;
+
+		ThreadBudget budget;
+
+		int min = 1;
+
+		int[] saved;
+
+		int core;
+
+		int max;
+
+		int live;
+
+		Runnable beforeResize = () -> {
+		};
+
+		Member(String name, int weight, int max, int live) {
+			this.name = name;
+			this.weight = weight;
+			this.core = max;
+			this.max = max;
+			this.live = live;
+		}
+
+		@Override
+		public String getName() {
+			return this.name;
+		}
+
+		@Override
+		public int getWeight() {
+			return this.weight;
+		}
+
+		@Override
+		public int minThreads() {
+			return this.min;
+		}
+
+		@Override
+		public int maxThreads() {
+			return 1000;
+		}
+
+		@Override
+		public int corePoolSize() {
+			return this.core;
+		}
+
+		@Override
+		public int maxPoolSize() {
+			return this.max;
+		}
+
+		@Override
+		public int liveThreads() {
+			return this.live;
+		}
+
+		@Override
+		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
+			Runnable hook = this.beforeResize;
+			this.beforeResize = () -> {
+			};
+			hook.run();
+			List<Loan> loans = List.of();
+			if (maxPoolSize > this.max) {
+				Room room = this.budget.makeRoom(this, maxPoolSize);
+				if (room.overrun() != null) {
+					throw new IllegalStateException(room.overrun().describe(this.name, maxPoolSize));
+				}
+				loans = room.loans();
+			}
+			this.core = corePoolSize;
+			this.max = maxPoolSize;
+			return loans;
+		}
+
+		@Override
+		public String toString() {
+			return this.name + " min " + this.min + " core " + this.core + " max " + this.max;
+		}
+
+	}
+
+}
