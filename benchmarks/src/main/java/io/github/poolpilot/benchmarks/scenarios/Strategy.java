@@ -118,7 +118,7 @@ record Strategy(String name, String description, Factory factory) {
 	 */
 	static Strategy fixed(String name, int[] sizes) {
 		String description = "static " + Arrays.toString(sizes).replace(", ", "/").replaceAll("[\\[\\]]", "")
-				+ " threads, queue of " + Scenarios.QUEUE_CAPACITY;
+				+ " threads, each pool's bounded queue";
 		return new Strategy(name, description, (scenario, console) -> {
 			PoolRegistry registry = new PoolRegistry(null);
 			List<Target> targets = new ArrayList<>();
