@@ -6,7 +6,7 @@
 # records every answer and, every second, the pools. Plots and figures are then written
 # by a main class of the benchmarks module. See docs/load-test.md.
 #
-# Usage: sample-app/load-test/run.sh [--knee | --web-server [--jetty]] [--wait-for-quiet]
+# Usage: sample-app/load-test/run.sh [--knee | --web-server [--jetty] | --listeners] [--wait-for-quiet]
 #   --knee            the knee run instead: a downstream admitting 8 calls of 50 ms (160/s),
 #                     offered 240/s from the first second (no warm-up at a lower rate), talk
 #                     allowed 300 threads and starting at its share of the budget, 50: does
@@ -21,6 +21,10 @@
 #                     built with its jetty profile): first on Jetty's own threads (200, no
 #                     bound on the wait), then on the managed pool http. Results in
 #                     results-web-jetty/, plots in docs/images/load-test-web-jetty/.
+#   --listeners       the listener run instead: a flood of orders on the sample's RabbitMQ
+#                     queue (profile rabbit), whose consumers grow until a downstream that
+#                     serves a few orders at once sets the pace; run by listeners.sh, whose
+#                     header has its settings. Needs RabbitMQ on 127.0.0.1:5672.
 #   --wait-for-quiet  first wait, polling every 30 s for up to 20 min, until the 1-minute
 #                     load is below 0.7 and no other java process runs; the load seen is
 #                     recorded either way.
@@ -39,6 +43,7 @@ JETTY=false
 WAIT_FOR_QUIET=false
 for arg in "$@"; do
 	case "$arg" in
+		--listeners) exec "$ROOT/sample-app/load-test/listeners.sh" "$@" ;;
 		--knee) KNEE=true ;;
 		--web-server) WEB_SERVER=true ;;
 		--jetty) JETTY=true ;;

@@ -145,9 +145,15 @@ public class SampleProperties {
 		private boolean enabled;
 
 		/**
-		 * How long the orders listener takes per order.
+		 * How long the orders' downstream takes per order once it serves it.
 		 */
 		private Duration serviceTime = Duration.ofMillis(50);
+
+		/**
+		 * How many orders the orders' downstream serves at once; the others wait in line,
+		 * holding their consumers.
+		 */
+		private int downstreamCapacity = 4;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -163,6 +169,14 @@ public class SampleProperties {
 
 		public void setServiceTime(Duration serviceTime) {
 			this.serviceTime = serviceTime;
+		}
+
+		public int getDownstreamCapacity() {
+			return this.downstreamCapacity;
+		}
+
+		public void setDownstreamCapacity(int downstreamCapacity) {
+			this.downstreamCapacity = downstreamCapacity;
 		}
 
 	}

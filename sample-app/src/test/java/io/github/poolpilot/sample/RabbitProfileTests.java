@@ -2,6 +2,7 @@ package io.github.poolpilot.sample;
 
 import java.time.Duration;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -16,7 +17,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Tests for the {@code rabbit} profile against the broker on 127.0.0.1:5672 (it fails,
  * never skips, without one): the orders listener's consumers are the pool {@code orders},
- * measured as orders are put on its queue.
+ * measured as orders are put on its queue and handed to a downstream that serves a few at
+ * once, each order handled once.
  *
  * @author poolpilot authors
  */
@@ -37,6 +39,12 @@ class RabbitProfileTests {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> completed(client.get().uri("/actuator/threadpools/orders").retrieve().body(String.class)),
 					(now) -> now >= completed + 20);
+		// Every order this run published was handled once; earlier runs' leftovers have
+		// names of their own.
+		String counts = client.get().uri("/orders").retrieve().body(String.class);
+		assertThat(JsonPath.<Integer>read(counts, "$.published")).isEqualTo(20);
+		assertThat(JsonPath.<Integer>read(counts, "$.handled")).isGreaterThanOrEqualTo(20)
+			.isEqualTo(JsonPath.<Integer>read(counts, "$.distinct"));
 	}
 
 	private static long completed(String pool) {

@@ -71,7 +71,7 @@ class SamplePropertiesTests {
 		assertThat(metadata).as("the sample's configuration metadata").isNotNull();
 		for (String key : new String[] { "sample.executors.start", "sample.executors.talk", "sample.executors.stop",
 				"sample.talk.downstream-url", "sample.talk.downstream-latency", "sample.talk.downstream-capacity",
-				"sample.orders.enabled", "sample.orders.service-time" }) {
+				"sample.orders.enabled", "sample.orders.service-time", "sample.orders.downstream-capacity" }) {
 			assertThat(JsonPath
 				.parse(metadata).<java.util.List<String>>read("$.properties[?(@.name == '" + key + "')].description"))
 				.as(key)

@@ -29,18 +29,27 @@ public class DownstreamStub implements AutoCloseable {
 	private int serving;
 
 	/**
-	 * Create a stub.
+	 * Create the talk API's stub.
 	 * @param latency how long one call takes once served
 	 * @param capacity how many calls are served at once, at least 1
 	 */
 	public DownstreamStub(Duration latency, int capacity) {
+		this(latency, capacity, "sample.talk.downstream-latency", "sample.talk.downstream-capacity");
+	}
+
+	/**
+	 * Create a stub.
+	 * @param latency how long one call takes once served
+	 * @param capacity how many calls are served at once, at least 1
+	 * @param latencyKey the key that sets the latency, named when it is invalid
+	 * @param capacityKey the key that sets the capacity, named when it is invalid
+	 */
+	public DownstreamStub(Duration latency, int capacity, String latencyKey, String capacityKey) {
 		if (latency.isNegative()) {
-			throw new IllegalArgumentException(
-					"sample.talk.downstream-latency must not be negative but was " + latency);
+			throw new IllegalArgumentException(latencyKey + " must not be negative but was " + latency);
 		}
 		if (capacity < 1) {
-			throw new IllegalArgumentException(
-					"sample.talk.downstream-capacity must be at least 1 but was " + capacity);
+			throw new IllegalArgumentException(capacityKey + " must be at least 1 but was " + capacity);
 		}
 		this.latency = latency;
 		this.capacity = capacity;
