@@ -32,6 +32,8 @@ public final class ManagedPool implements BudgetMember {
 
 	private static final long NOT_WAITING = Long.MIN_VALUE;
 
+	private static final String LEASE = "its lease of the cluster-wide limit";
+
 	private final String name;
 
 	private final PoolExecutor executor;
@@ -53,6 +55,11 @@ public final class ManagedPool implements BudgetMember {
 	 * a cluster-wide limit; {@link Integer#MAX_VALUE} for no such limit.
 	 */
 	private volatile int ceiling = Integer.MAX_VALUE;
+
+	/**
+	 * What the ceiling is, in words for a refusal.
+	 */
+	private volatile String ceilingReason = LEASE;
 
 	/**
 	 * The least mean service time of any window with completions, or 0 before the first.
@@ -168,6 +175,17 @@ public final class ManagedPool implements BudgetMember {
 	 * @param ceiling the ceiling, at least 1; {@link Integer#MAX_VALUE} for none
 	 */
 	public void setCeiling(int ceiling) {
+		setCeiling(ceiling, LEASE);
+	}
+
+	/**
+	 * Set the most threads the pool may have from now on, as {@link #setCeiling(int)}
+	 * does, for a reason a refusal names, such as {@code "the 3 partitions of its
+	 * topics"}.
+	 * @param ceiling the ceiling, at least 1; {@link Integer#MAX_VALUE} for none
+	 * @param reason what the ceiling is, as in "maxPoolSize 5 is above {@code reason}"
+	 */
+	public void setCeiling(int ceiling, String reason) {
 		if (ceiling < 1) {
 			throw new IllegalArgumentException(
 					"the ceiling of pool '" + this.name + "' must be at least 1 but was " + ceiling);
@@ -175,11 +193,21 @@ public final class ManagedPool implements BudgetMember {
 		ThreadBudget budget = this.budget;
 		budget.change(() -> {
 			this.ceiling = ceiling;
+			this.ceilingReason = reason;
 			int max = this.executor.getMaximumPoolSize();
 			if (max > ceiling) {
 				resize(Math.min(this.executor.getCorePoolSize(), ceiling), ceiling);
 			}
 		});
+	}
+
+	/**
+	 * Return whether the pool settles after a resize that restarted its workers, and for
+	 * how long: the tuner leaves its size alone meanwhile.
+	 * @return how it settles, or {@code null} when it does not
+	 */
+	public @Nullable Settling settling() {
+		return this.executor.settling();
 	}
 
 	/**
@@ -297,7 +325,7 @@ public final class ManagedPool implements BudgetMember {
 		int ceiling = this.ceiling;
 		if (maxPoolSize > ceiling && maxPoolSize > this.executor.getMaximumPoolSize()) {
 			throw new InvalidPoolSizeException("maxPoolSize", "maxPoolSize " + maxPoolSize + " of pool '" + this.name
-					+ "' is above its lease of the cluster-wide limit (allowed: at most " + ceiling + ")");
+					+ "' is above " + this.ceilingReason + " (allowed: at most " + ceiling + ")");
 		}
 	}
 

@@ -1,5 +1,7 @@
 package io.github.poolpilot.pool;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a managed pool's executor is, as the pool reads it: its sizes, its queue and
  * whether it is shutting down. A {@code ThreadPoolExecutor} has these getters; a pool
@@ -52,5 +54,14 @@ public interface PoolExecutor {
 	 * @return whether it is shut down
 	 */
 	boolean isShutdown();
+
+	/**
+	 * Return whether it settles after a resize that restarted its workers, and for how
+	 * long. An executor resized at once never settles.
+	 * @return how it settles, or {@code null} when it does not
+	 */
+	default @Nullable Settling settling() {
+		return null;
+	}
 
 }

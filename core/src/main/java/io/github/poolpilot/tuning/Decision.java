@@ -223,6 +223,18 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool settles after a resize that restarted its workers (a Kafka listener's
+		 * consumers rejoining their group): its windows show the restart, not its size,
+		 * and it keeps its size until it settled.
+		 *
+		 * @param remaining how much longer it settles
+		 * @param lastResizeTook how long its last resize took until its workers worked
+		 * again
+		 */
+		record Settling(Duration remaining, Duration lastResizeTook) implements Cause {
+		}
+
+		/**
 		 * The pool is saturated at its max-threads.
 		 *
 		 * @param maxThreads its max-threads

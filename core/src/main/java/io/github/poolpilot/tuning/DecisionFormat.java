@@ -1,5 +1,6 @@
 package io.github.poolpilot.tuning;
 
+import java.time.Duration;
 import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
@@ -12,6 +13,7 @@ import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Lent;
 import io.github.poolpilot.tuning.Decision.Cause.Repaid;
+import io.github.poolpilot.tuning.Decision.Cause.Settling;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
@@ -106,6 +108,10 @@ public final class DecisionFormat {
 			return "queueing, needs " + atKnee.need() + ", but the knee is near " + number(atKnee.kneeThreads())
 					+ " threads";
 		}
+		if (cause instanceof Settling settling) {
+			return "settling after a resize that took " + seconds(settling.lastResizeTook())
+					+ " s to take effect, next change in " + seconds(settling.remaining()) + " s";
+		}
 		if (cause instanceof AtMaxThreads atMax) {
 			return "saturated at max-threads " + atMax.maxThreads();
 		}
@@ -160,6 +166,10 @@ public final class DecisionFormat {
 
 	private static String number(double value) {
 		return String.format(Locale.ROOT, "%.1f", value);
+	}
+
+	private static String seconds(Duration duration) {
+		return number(duration.toMillis() / 1000.0);
 	}
 
 	private static String signed(double value) {

@@ -27,6 +27,7 @@ import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
@@ -253,7 +254,7 @@ public class Tuner {
 		for (ManagedPool pool : pools) {
 			states
 				.add(new PoolState(pool.getName(), pool.getBounds(), pool.getWeight(), state(pool.getName()).getMode(),
-						pool.maxPoolSize(), pool.liveThreads(), pool.lastSnapshot(), pool.ceiling()));
+						pool.maxPoolSize(), pool.liveThreads(), pool.lastSnapshot(), pool.ceiling(), pool.settling()));
 		}
 		Map<String, Decision> plan = plan(states, this.registry.budget(), this.cpuLoad.getAsDouble());
 		for (ManagedPool pool : pools) {
@@ -273,7 +274,7 @@ public class Tuner {
 			pulses.add(new PoolPulse(pool.getName(), pool.getBounds(), pool.getWeight(),
 					state(pool.getName()).getMode(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
 					sizes.queueSize(), counts.submitted(), counts.completed() + counts.failed(), this.clock.nanoTime(),
-					pool.ceiling()));
+					pool.ceiling(), pool.settling()));
 		}
 		applyAll(pools, planPulse(pulses, this.registry.budget()));
 	}
@@ -308,11 +309,20 @@ public class Tuner {
 	 */
 	public Map<String, Decision> plan(List<PoolState> pools, ThreadBudget budget, double cpuLoad) {
 		Map<String, Decision> decisions = new LinkedHashMap<>();
+		Map<String, Decision> holds = new HashMap<>();
 		List<Demand> demands = new ArrayList<>();
 		for (PoolState pool : pools) {
 			PoolSnapshot snapshot = pool.snapshot();
 			if (pool.mode() != TuningMode.AUTO || snapshot == null) {
 				this.controllers.remove(pool.name());
+				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
+				continue;
+			}
+			if (pool.settling() != null) {
+				// Its window shows its workers restarting, not what its size does: its
+				// controller does not see it, and judges its last step on the windows
+				// after it settled.
+				holds.put(pool.name(), settling(pool.size(), pool.settling()));
 				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
 				continue;
 			}
@@ -332,6 +342,9 @@ public class Tuner {
 		for (PoolState pool : pools) {
 			Decision decision = decisions.get(pool.name());
 			repay(plan, pool.name(), pool.mode(), pool.size(), threads.get(pool.name()));
+			if (holds.containsKey(pool.name())) {
+				plan.put(pool.name(), holds.get(pool.name()));
+			}
 			if (decision != null) {
 				this.controllers.get(pool.name()).applied(threads.get(pool.name()));
 				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name())));
@@ -354,6 +367,11 @@ public class Tuner {
 		Map<String, Decision> surges = new HashMap<>();
 		List<Demand> demands = new ArrayList<>();
 		for (PoolPulse pool : pools) {
+			if (pool.mode() == TuningMode.AUTO && pool.settling() != null) {
+				// Settling after a restart: no surge is met until it settled.
+				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
+				continue;
+			}
 			PoolController controller = (pool.mode() == TuningMode.AUTO) ? this.controllers.get(pool.name()) : null;
 			if (controller == null || controller.appliedSize() != pool.size()) {
 				// Out of the tuner's hands, or resized by someone else since (by hand,
@@ -418,6 +436,12 @@ public class Tuner {
 			plan.put(pool.name(), decision);
 		}
 		return plan;
+	}
+
+	private static Decision settling(int size, Settling settling) {
+		return new Decision(Action.HOLD, size, size,
+				new Decision.Cause.Settling(settling.remaining(), settling.lastResizeTook()), null, null, size, false,
+				false);
 	}
 
 	/**
@@ -507,9 +531,27 @@ public class Tuner {
 	 * @param snapshot its last closed window, or {@code null} before the first
 	 * @param ceiling the most threads it may have now whatever its bounds, such as its
 	 * lease of a cluster-wide limit ({@link ManagedPool#ceiling()})
+	 * @param settling how it settles after a resize that restarted its workers
+	 * ({@link ManagedPool#settling()}), {@code null} when it does not
 	 */
 	public record PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-			@Nullable PoolSnapshot snapshot, int ceiling) {
+			@Nullable PoolSnapshot snapshot, int ceiling, @Nullable Settling settling) {
+
+		/**
+		 * A pool that does not settle.
+		 * @param name the pool's name
+		 * @param bounds the range its size must stay in
+		 * @param weight its share of the budget relative to the others
+		 * @param mode who decides its size
+		 * @param size its size (maximum pool size)
+		 * @param liveThreads its live threads
+		 * @param snapshot its last closed window, or {@code null} before the first
+		 * @param ceiling the most threads it may have now whatever its bounds
+		 */
+		public PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
+				@Nullable PoolSnapshot snapshot, int ceiling) {
+			this(name, bounds, weight, mode, size, liveThreads, snapshot, ceiling, null);
+		}
 
 		/**
 		 * A pool with no ceiling beyond its bounds.
@@ -523,7 +565,7 @@ public class Tuner {
 		 */
 		public PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
 				@Nullable PoolSnapshot snapshot) {
-			this(name, bounds, weight, mode, size, liveThreads, snapshot, Integer.MAX_VALUE);
+			this(name, bounds, weight, mode, size, liveThreads, snapshot, Integer.MAX_VALUE, null);
 		}
 
 	}

@@ -75,6 +75,23 @@ class ManagedPoolTests {
 	}
 
 	@Test
+	void aCeilingForAReasonShrinksThePoolToItAndARefusalNamesIt() {
+		this.executor.set(6, 6);
+		this.pool.setCeiling(3, "the 3 partitions of its topics");
+		assertThat(this.pool.ceiling()).isEqualTo(3);
+		assertThat(this.executor.core).isEqualTo(3);
+		assertThat(this.executor.max).isEqualTo(3);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> this.pool.resize(4, 4))
+			.withMessage("maxPoolSize 4 of pool 'talk' is above the 3 partitions of its topics (allowed: at most 3)");
+		assertThat(this.executor.max).isEqualTo(3);
+		this.pool.resize(2, 2);
+		assertThat(this.executor.max).isEqualTo(2);
+		this.pool.setCeiling(Integer.MAX_VALUE, "no partitions known");
+		this.pool.resize(8, 8);
+		assertThat(this.executor.max).isEqualTo(8);
+	}
+
+	@Test
 	void theWeightIsAtLeastOne() {
 		assertThat(this.pool.getWeight()).isEqualTo(1);
 		this.pool.setWeight(6);

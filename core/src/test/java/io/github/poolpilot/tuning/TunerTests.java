@@ -14,6 +14,8 @@ import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.Settling;
+import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.testsupport.FakeClock;
@@ -108,6 +110,47 @@ class TunerTests {
 		assertThat(cut.threads()).isEqualTo(8);
 		assertThat(cut.limited()).isTrue();
 		assertThat(cut.budgetAllows()).isEqualTo(8);
+	}
+
+	@Test
+	void aPoolSettlingAfterARestartKeepsItsSizeAndItsStepIsJudgedOnTheWindowsAfter() {
+		PoolBounds bounds = new PoolBounds(1, 20);
+		Settling settling = new Settling(Duration.ofSeconds(9), Duration.ofMillis(1500));
+		// Saturated at 8: grows to 12, which restarts its consumers; the window of the
+		// restart has almost no throughput.
+		PoolSnapshot saturated = PoolControllerTests.window(600, 400, 20, 8, 500, null);
+		PoolSnapshot restarting = PoolControllerTests.window(600, 40, 20, 12, 900, null);
+		PoolSnapshot settled = PoolControllerTests.window(600, 533, 21, 12, 500, null);
+		Tuner tuner = new Tuner(this.registry, new FakeClock(), () -> 0.1, (pool, decision) -> {
+		});
+		assertThat(tuner.plan(List.of(state(8, saturated, null)), budget(100), 0.1).get("orders").threads())
+			.isEqualTo(12);
+		Decision hold = tuner.plan(List.of(state(12, restarting, settling)), budget(100), 0.1).get("orders");
+		assertThat(hold.action()).isEqualTo(Action.HOLD);
+		assertThat(hold.threads()).isEqualTo(12);
+		assertThat(hold.cause()).isEqualTo(new Decision.Cause.Settling(Duration.ofSeconds(9), Duration.ofMillis(1500)));
+		assertThat(hold.reason())
+			.isEqualTo("hold: settling after a resize that took 1.5 s to take effect, next change in 9.0 s");
+		// No surge is met while it settles, however much is offered.
+		assertThat(tuner.planPulse(List.of(new PoolPulse("orders", bounds, 1, TuningMode.AUTO, 12, 12, 12, 5000,
+				100_000, 10, Duration.ofMillis(500).toNanos(), Integer.MAX_VALUE, settling)), budget(100)))
+			.isEmpty();
+		Decision judged = tuner.plan(List.of(state(12, settled, null)), budget(100), 0.1).get("orders");
+		assertThat(judged.action()).isNotEqualTo(Action.REVERT);
+		assertThat(judged.kept()).isNotNull();
+		assertThat(judged.kept().from()).isEqualTo(8);
+		assertThat(judged.kept().to()).isEqualTo(12);
+		// Had the restart's window been judged, the step would have been undone: a flap.
+		Tuner unaware = new Tuner(this.registry, new FakeClock(), () -> 0.1, (pool, decision) -> {
+		});
+		unaware.plan(List.of(state(8, saturated, null)), budget(100), 0.1);
+		assertThat(unaware.plan(List.of(state(12, restarting, null)), budget(100), 0.1).get("orders").action())
+			.isEqualTo(Action.REVERT);
+	}
+
+	private static PoolState state(int size, PoolSnapshot window, Settling settling) {
+		return new PoolState("orders", new PoolBounds(1, 20), 1, TuningMode.AUTO, size, size, window, Integer.MAX_VALUE,
+				settling);
 	}
 
 	@Test
