@@ -16,8 +16,8 @@ import org.springframework.core.env.Environment;
  * The settings of each listener container's pool, by container id or bean name:
  * {@code poolpilot.listeners.<name>.*} ({@link ListenerPool}), bound over what the
  * container was made with, beside the keys of all listeners ({@code enabled},
- * {@code container-scaling}), which win, as {@link ExistingExecutorsBinding} binds an
- * existing executor's.
+ * {@code container-scaling}, {@code settle-factor}), which win, as
+ * {@link ExistingExecutorsBinding} binds an existing executor's.
  *
  * @author poolpilot authors
  */
@@ -27,7 +27,7 @@ final class ListenersBinding implements ListenerSettings.Source {
 
 	private static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
 
-	private static final List<String> GLOBAL_KEYS = List.of("enabled", "container-scaling");
+	private static final List<String> GLOBAL_KEYS = List.of("enabled", "container-scaling", "settle-factor");
 
 	private final Environment environment;
 

@@ -3,7 +3,9 @@ package io.github.poolpilot.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.poolpilot.listener.rabbit.RabbitListenerPools;
+import io.github.poolpilot.listener.ListenerPools;
+import io.github.poolpilot.listener.kafka.KafkaContainers;
+import io.github.poolpilot.listener.rabbit.RabbitContainers;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Tuner;
 
@@ -17,6 +19,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The consumers of the application's message listener containers as managed pools
@@ -41,10 +46,10 @@ public final class PoolpilotListenersAutoConfiguration {
 	static class RabbitConfiguration {
 
 		@Bean
-		RabbitListenerPools poolpilotRabbitListenerPools(PoolRegistry registry, Tuner tuner,
+		ListenerPools<SimpleMessageListenerContainer> poolpilotRabbitListenerPools(PoolRegistry registry, Tuner tuner,
 				PoolpilotProperties properties, Environment environment, ListableBeanFactory beanFactory) {
-			return new RabbitListenerPools(registry, tuner, () -> containers(beanFactory),
-					new ListenersBinding(environment, properties.getListeners().isContainerScaling()),
+			return new ListenerPools<>(new RabbitContainers(() -> containers(beanFactory)), RabbitContainers.PHASE,
+					registry, tuner, new ListenersBinding(environment, properties.getListeners().isContainerScaling()),
 					() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
 					properties.getMeasurement().getWindow());
 		}
@@ -58,6 +63,49 @@ public final class PoolpilotListenersAutoConfiguration {
 				for (Object container : endpoints.getListenerContainers()) {
 					if (container instanceof SimpleMessageListenerContainer simple) {
 						containers.add(simple);
+					}
+				}
+			}
+			return containers;
+		}
+
+	}
+
+	/**
+	 * Spring Kafka's {@code ConcurrentMessageListenerContainer}s: the application's beans
+	 * and those of its {@code @KafkaListener}s.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ConcurrentMessageListenerContainer.class)
+	@ConditionalOnBean({ PoolRegistry.class, Tuner.class })
+	static class KafkaConfiguration {
+
+		@Bean
+		ListenerPools<ConcurrentMessageListenerContainer<?, ?>> poolpilotKafkaListenerPools(PoolRegistry registry,
+				Tuner tuner, PoolpilotProperties properties, Environment environment, ListableBeanFactory beanFactory) {
+			PoolpilotProperties.Listeners listeners = properties.getListeners();
+			return new ListenerPools<>(
+					new KafkaContainers(() -> containers(beanFactory), listeners.getSettleFactor(),
+							properties.getMeasurement().getWindow().multipliedBy(2)),
+					KafkaContainers.PHASE, registry, tuner,
+					new ListenersBinding(environment, listeners.isContainerScaling()),
+					() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
+					properties.getMeasurement().getWindow());
+		}
+
+		private static List<ConcurrentMessageListenerContainer<?, ?>> containers(ListableBeanFactory beanFactory) {
+			List<ConcurrentMessageListenerContainer<?, ?>> containers = new ArrayList<>();
+			for (ConcurrentMessageListenerContainer<?, ?> container : beanFactory
+				.getBeansOfType(ConcurrentMessageListenerContainer.class, false, false)
+				.values()) {
+				containers.add(container);
+			}
+			for (KafkaListenerEndpointRegistry endpoints : beanFactory
+				.getBeansOfType(KafkaListenerEndpointRegistry.class, false, false)
+				.values()) {
+				for (MessageListenerContainer container : endpoints.getListenerContainers()) {
+					if (container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent) {
+						containers.add(concurrent);
 					}
 				}
 			}

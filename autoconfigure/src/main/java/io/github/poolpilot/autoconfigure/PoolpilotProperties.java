@@ -266,9 +266,18 @@ public class PoolpilotProperties {
 
 		/**
 		 * Whether the consumers of the application's message listener containers (Spring
-		 * AMQP's SimpleMessageListenerContainer) are managed pools.
+		 * AMQP's SimpleMessageListenerContainer, Spring Kafka's
+		 * ConcurrentMessageListenerContainer) are managed pools.
 		 */
 		private boolean enabled = true;
+
+		/**
+		 * How many times its last restart's cost a Kafka listener container settles after
+		 * a restart that changed its concurrency, the tuner leaving its concurrency alone
+		 * meanwhile (at least two measurement windows): at most about 1/(1 +
+		 * settle-factor) of the time goes to restarts.
+		 */
+		private int settleFactor = 10;
 
 		/**
 		 * Whether a container keeps its own rule that starts consumers when busy and
@@ -284,6 +293,14 @@ public class PoolpilotProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public int getSettleFactor() {
+			return this.settleFactor;
+		}
+
+		public void setSettleFactor(int settleFactor) {
+			this.settleFactor = settleFactor;
 		}
 
 		public boolean isContainerScaling() {

@@ -54,6 +54,11 @@ final class PoolpilotPropertiesValidator {
 					properties.getExistingExecutors().getMaxConcurrency(), "must be at least 1");
 		}
 		validateScheduler(properties.getScheduler());
+		if (properties.getListeners().getSettleFactor() < 0) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.listeners.settle-factor",
+					properties.getListeners().getSettleFactor(),
+					"must be at least 0 (0: a listener settles for two measurement windows after a restart)");
+		}
 		if (properties.getMeasurement().getWindow().isNegative() || properties.getMeasurement().getWindow().isZero()) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.measurement.window",
 					properties.getMeasurement().getWindow(), "must be a positive duration");

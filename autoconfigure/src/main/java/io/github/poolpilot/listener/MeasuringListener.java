@@ -1,5 +1,6 @@
-package io.github.poolpilot.listener.rabbit;
+package io.github.poolpilot.listener;
 
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -9,45 +10,51 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolpilot.measure.PoolRecorder;
 
 import org.springframework.aop.framework.ProxyFactory;
-import org.springframework.amqp.core.MessageListener;
 
 /**
  * Measures each delivery a container hands its listener, the way Spring's {@code @Async}
  * advice wraps methods: the listener is proxied on the interfaces it has (so that the
- * container still sees a batch or channel-aware listener as one), and each call of
- * {@code onMessage} or {@code onMessageBatch} is one task of the pool, arriving when the
- * consumer delivers it and served until the listener returns. A batch is one task.
+ * container still sees a batch, acknowledging or channel-aware listener as one), and each
+ * call of one of its delivery methods is one task of the pool, arriving when the consumer
+ * delivers it and served until the listener returns. A batch is one task.
  *
  * @author poolpilot authors
  */
-final class MeasuringListenerInterceptor implements MethodInterceptor {
+final class MeasuringListener implements MethodInterceptor {
+
+	private final Set<String> deliveries;
 
 	private final PoolRecorder recorder;
 
 	private final AtomicInteger handling;
 
-	private MeasuringListenerInterceptor(PoolRecorder recorder, AtomicInteger handling) {
+	private MeasuringListener(Set<String> deliveries, PoolRecorder recorder, AtomicInteger handling) {
+		this.deliveries = deliveries;
 		this.recorder = recorder;
 		this.handling = handling;
 	}
 
 	/**
 	 * Return the listener measured.
+	 * @param <T> the type the container expects of its listener
 	 * @param listener the container's listener
+	 * @param type the type the container expects of its listener, which it has
+	 * @param deliveries the names of the methods the container delivers through, such as
+	 * {@code onMessage}
 	 * @param recorder the recorder of its pool
 	 * @param handling the count of deliveries being handled, updated here
 	 * @return a proxy with the listener's interfaces
 	 */
-	static MessageListener measure(MessageListener listener, PoolRecorder recorder, AtomicInteger handling) {
+	static <T> T measure(T listener, Class<T> type, Set<String> deliveries, PoolRecorder recorder,
+			AtomicInteger handling) {
 		ProxyFactory factory = new ProxyFactory(listener);
-		factory.addAdvice(new MeasuringListenerInterceptor(recorder, handling));
-		return (MessageListener) factory.getProxy(listener.getClass().getClassLoader());
+		factory.addAdvice(new MeasuringListener(deliveries, recorder, handling));
+		return type.cast(factory.getProxy(listener.getClass().getClassLoader()));
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		String method = invocation.getMethod().getName();
-		if (!method.equals("onMessage") && !method.equals("onMessageBatch")) {
+		if (!this.deliveries.contains(invocation.getMethod().getName())) {
 			return invocation.proceed();
 		}
 		PoolRecorder recorder = this.recorder;

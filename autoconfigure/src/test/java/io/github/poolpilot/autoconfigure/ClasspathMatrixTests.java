@@ -65,6 +65,8 @@ class ClasspathMatrixTests {
 	private static final String[] SPRING_AMQP = { "org.springframework.amqp", "com.rabbitmq",
 			"org.springframework.boot.amqp" };
 
+	private static final String[] SPRING_KAFKA = { "org.springframework.kafka", "org.apache.kafka" };
+
 	private static final String[] PROPERTIES = { "poolpilot.pools.work.min-threads=1",
 			"poolpilot.pools.work.max-threads=2",
 			"management.endpoints.web.exposure.include=threadpools,health,prometheus",
@@ -97,6 +99,8 @@ class ClasspathMatrixTests {
 	private static final String JETTY_CUSTOMIZER = "poolpilotJettyHttpPoolCustomizer";
 
 	private static final String RABBIT_LISTENERS = "poolpilotRabbitListenerPools";
+
+	private static final String KAFKA_LISTENERS = "poolpilotKafkaListenerPools";
 
 	@Test
 	void withoutJacksonTheKeysAreCheckedAndEverythingElseStarts() {
@@ -248,6 +252,7 @@ class ClasspathMatrixTests {
 		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
 			.hasBean("work")
 			.hasBean(ENDPOINT)
+			.hasBean(KAFKA_LISTENERS)
 			.doesNotHaveBean(RABBIT_LISTENERS));
 		plain(classPath)
 			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").doesNotHaveBean(RABBIT_LISTENERS));
@@ -255,6 +260,22 @@ class ClasspathMatrixTests {
 			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").hasBean(RABBIT_LISTENERS));
 		plain(new ClassPathWithout()).withPropertyValues("poolpilot.listeners.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RABBIT_LISTENERS));
+	}
+
+	@Test
+	void withoutSpringKafkaTheKafkaListenersStepAside() {
+		ClassPathWithout classPath = new ClassPathWithout(SPRING_KAFKA);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(RABBIT_LISTENERS)
+			.doesNotHaveBean(KAFKA_LISTENERS));
+		plain(classPath)
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").doesNotHaveBean(KAFKA_LISTENERS));
+		plain(new ClassPathWithout())
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("work").hasBean(KAFKA_LISTENERS));
+		plain(new ClassPathWithout()).withPropertyValues("poolpilot.listeners.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(KAFKA_LISTENERS));
 	}
 
 	@Test

@@ -1,5 +1,9 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.ManagedPool;
@@ -15,13 +19,18 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.listener.ContainerProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link PoolpilotListenersAutoConfiguration}: a listener container bean (not
- * started, so no broker is needed) becomes a pool named by its bean name, bounded by its
- * own concurrency unless configured, and bad keys fail start-up naming them.
+ * Tests for {@link PoolpilotListenersAutoConfiguration}: a listener container bean of
+ * either broker (not started, so no broker is needed) becomes a pool named by its bean
+ * name, bounded by its own concurrency unless configured, and bad keys fail start-up
+ * naming them.
  *
  * @author poolpilot authors
  */
@@ -31,6 +40,12 @@ class PoolpilotListenersAutoConfigurationTests {
 		.withConfiguration(
 				AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotListenersAutoConfiguration.class))
 		.withUserConfiguration(Containers.class)
+		.withPropertyValues("poolpilot.existing-executors.enabled=false");
+
+	private final ApplicationContextRunner kafka = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotListenersAutoConfiguration.class))
+		.withUserConfiguration(KafkaContainer.class)
 		.withPropertyValues("poolpilot.existing-executors.enabled=false");
 
 	@Test
@@ -119,11 +134,104 @@ class PoolpilotListenersAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void aKafkaContainerIsAPoolNamedByItsBeanNameBoundedByItsConcurrencyAndItsListenerIsMeasured() {
+		this.kafka.run((context) -> {
+			ManagedPool payments = pool(context, "payments");
+			assertThat(payments.getBounds().minThreads()).isEqualTo(2);
+			assertThat(payments.getBounds().maxThreads()).isEqualTo(2);
+			assertThat(payments.corePoolSize()).isEqualTo(2);
+			assertThat(payments.maxPoolSize()).isEqualTo(2);
+			assertThat(payments.liveThreads()).isZero();
+			assertThat(payments.settling()).isNull();
+			assertThat(context.getBean(Tuner.class).state("payments").getMode()).isEqualTo(TuningMode.AUTO);
+			ConcurrentMessageListenerContainer<?, ?> container = context.getBean("payments",
+					ConcurrentMessageListenerContainer.class);
+			assertThat(container.getContainerProperties().getMessageListener())
+				.isInstanceOf(org.springframework.kafka.listener.MessageListener.class)
+				.isNotSameAs(KafkaContainer.LISTENER);
+			assertThat(container.getContainerProperties().getConsumerRebalanceListener())
+				.isInstanceOf(ConsumerAwareRebalanceListener.class);
+		});
+	}
+
+	@Test
+	void aKafkaContainersConcurrencyIsSetFromItsKeysBeforeItStarts() {
+		this.kafka
+			.withPropertyValues("poolpilot.listeners.payments.max-threads=6",
+					"poolpilot.listeners.payments.initial-threads=4", "poolpilot.listeners.container-scaling=true")
+			.run((context) -> {
+				ManagedPool payments = pool(context, "payments");
+				assertThat(payments.getBounds().maxThreads()).isEqualTo(6);
+				assertThat(payments.maxPoolSize()).isEqualTo(4);
+				assertThat(context.getBean("payments", ConcurrentMessageListenerContainer.class).getConcurrency())
+					.isEqualTo(4);
+				// A Kafka container has no scaling rule of its own to keep: the tuner
+				// sizes it.
+				assertThat(context.getBean(Tuner.class).state("payments").getMode()).isEqualTo(TuningMode.AUTO);
+			});
+	}
+
+	@Test
+	void aKafkaResizeBeforeTheContainerStartsSetsItsConcurrency() {
+		this.kafka.withPropertyValues("poolpilot.listeners.payments.max-threads=6").run((context) -> {
+			ManagedPool payments = pool(context, "payments");
+			payments.resize(5, 5);
+			assertThat(context.getBean("payments", ConcurrentMessageListenerContainer.class).getConcurrency())
+				.isEqualTo(5);
+			assertThat(payments.maxPoolSize()).isEqualTo(5);
+		});
+	}
+
+	@Test
+	void aBadSettleFactorFailsStartUpNamingIt() {
+		this.kafka.withPropertyValues("poolpilot.listeners.settle-factor=-1")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("'poolpilot.listeners.settle-factor'")
+				.hasMessageContaining("must be at least 0"));
+	}
+
+	@Test
+	void kafkaListenersAreOffWithTheSameKey() {
+		this.kafka.withPropertyValues("poolpilot.listeners.enabled=false")
+			.run((context) -> assertThat(context.getBean(PoolRegistry.class).get("payments")).isNull());
+	}
+
 	private static ManagedPool pool(AssertableApplicationContext context) {
+		return pool(context, "orders");
+	}
+
+	private static ManagedPool pool(AssertableApplicationContext context, String name) {
 		assertThat(context).hasNotFailed();
-		ManagedPool pool = context.getBean(PoolRegistry.class).get("orders");
+		ManagedPool pool = context.getBean(PoolRegistry.class).get(name);
 		assertThat(pool).isNotNull();
 		return pool;
+	}
+
+	/**
+	 * A Kafka listener container bean that is never started, so no broker is needed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class KafkaContainer {
+
+		static final org.springframework.kafka.listener.MessageListener<String, String> LISTENER = (record) -> {
+		};
+
+		@Bean
+		ConcurrentMessageListenerContainer<String, String> payments() {
+			ContainerProperties properties = new ContainerProperties("payments");
+			properties.setGroupId("payments");
+			properties.setMessageListener(LISTENER);
+			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
+					new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9",
+							ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+							ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class)),
+					properties);
+			container.setConcurrency(2);
+			container.setAutoStartup(false);
+			return container;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,29 +1,33 @@
 package io.github.poolpilot.listener.rabbit;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
 
-import io.github.poolpilot.pool.ManagedPool.SizeControl;
-import io.github.poolpilot.pool.PoolExecutor;
+import io.github.poolpilot.listener.ListenerConsumers;
+import io.github.poolpilot.measure.PoolRecorder;
 
+import org.springframework.amqp.core.MessageListener;
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 
 /**
  * A {@link SimpleMessageListenerContainer}'s consumers as their pool reads and sizes
  * them: the core size is the container's concurrent consumers, the maximum size its
- * max-concurrent consumers, each live consumer a thread, each message being handled an
- * active thread, and the broker's ready messages on its queues the pool's queue. Only the
- * pool's checked door ({@link io.github.poolpilot.pool.ManagedPool#resize}) calls the
- * setters, which are the container's own runtime setters: a consumer removed finishes the
- * messages it was delivered before it stops, so a resize neither loses a message nor has
- * one delivered twice.
+ * max-concurrent consumers, each live consumer a thread, and the broker's ready messages
+ * on its queues the pool's queue. The setters are the container's own runtime setters: a
+ * consumer removed finishes the messages it was delivered before it stops, so a resize
+ * neither loses a message nor has one delivered twice.
  *
  * @author poolpilot authors
  */
-final class RabbitConsumers implements PoolExecutor, SizeControl {
+final class RabbitConsumers extends ListenerConsumers {
+
+	/**
+	 * {@code onMessage} for one message, {@code onMessageBatch} for a batch.
+	 */
+	private static final Set<String> DELIVERIES = Set.of("onMessage", "onMessageBatch");
 
 	private final SimpleMessageListenerContainer container;
 
-	private final AtomicInteger handling = new AtomicInteger();
+	private final BrokerQueueDepth depth;
 
 	/**
 	 * The sizes last set, which the container has no getters for.
@@ -32,30 +36,24 @@ final class RabbitConsumers implements PoolExecutor, SizeControl {
 
 	private volatile int maxConcurrentConsumers;
 
-	private volatile int queueDepth;
-
-	private volatile boolean stopped;
-
 	RabbitConsumers(SimpleMessageListenerContainer container, int concurrentConsumers, int maxConcurrentConsumers) {
 		this.container = container;
+		this.depth = new BrokerQueueDepth(container);
 		this.concurrentConsumers = concurrentConsumers;
 		this.maxConcurrentConsumers = maxConcurrentConsumers;
 	}
 
-	SimpleMessageListenerContainer container() {
-		return this.container;
+	@Override
+	protected void measure(PoolRecorder recorder) {
+		MessageListener listener = this.container.getMessageListener();
+		if (listener != null) {
+			this.container.setMessageListener(measured(listener, MessageListener.class, DELIVERIES, recorder));
+		}
 	}
 
-	AtomicInteger handling() {
-		return this.handling;
-	}
-
-	void queueDepth(int depth) {
-		this.queueDepth = depth;
-	}
-
-	void stopped() {
-		this.stopped = true;
+	@Override
+	protected int readQueue() {
+		return this.depth.read();
 	}
 
 	@Override
@@ -83,30 +81,6 @@ final class RabbitConsumers implements PoolExecutor, SizeControl {
 	@Override
 	public int getPoolSize() {
 		return this.container.getActiveConsumerCount();
-	}
-
-	@Override
-	public int getActiveCount() {
-		return this.handling.get();
-	}
-
-	@Override
-	public int getQueueSize() {
-		return this.queueDepth;
-	}
-
-	/**
-	 * A broker's queue has no capacity that the container knows of.
-	 * @return 0
-	 */
-	@Override
-	public int getQueueCapacity() {
-		return 0;
-	}
-
-	@Override
-	public boolean isShutdown() {
-		return this.stopped;
 	}
 
 }

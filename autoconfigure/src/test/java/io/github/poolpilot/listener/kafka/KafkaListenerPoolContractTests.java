@@ -1,0 +1,404 @@
+package io.github.poolpilot.listener.kafka;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.Draw;
+import io.github.poolpilot.testsupport.Seeds;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.annotation.EnableKafka;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract of a Kafka listener's consumers as a managed pool, on spring-kafka-test's
+ * embedded KRaft broker (one for the class, a topic of three partitions and a group for
+ * each test): listed and measured per record with the group's lag as its queue, its
+ * concurrency resized by a POST through the container's restart up to the partitions of
+ * its topic and not beyond, within the budget, and no record lost or handled twice when
+ * its consumers restart or the application stops.
+ * <p>
+ * The listener's container commits each record's offset, synchronously, once the listener
+ * returned ({@code AckMode.RECORD}, {@code enable.auto.commit=false}), and a consumer
+ * that stops finishes the records it polled: so every record is handled exactly once
+ * across restarts and a stop, which the tests assert; only a consumer that dies (not a
+ * restart) could have a record handled twice.
+ *
+ * @author poolpilot authors
+ */
+class KafkaListenerPoolContractTests {
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private static final int PARTITIONS = 3;
+
+	private static EmbeddedKafkaKraftBroker broker;
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final String topic = "poolpilot-orders-" + UUID.randomUUID();
+
+	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+
+	private int port;
+
+	@BeforeAll
+	static void startTheBroker() {
+		broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS);
+		broker.afterPropertiesSet();
+	}
+
+	@AfterAll
+	static void stopTheBroker() {
+		broker.destroy();
+	}
+
+	@AfterEach
+	void close() {
+		this.contexts.forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void theListenerIsAPoolMeasuredPerRecordWithTheGroupsLagAsItsQueue() throws Exception {
+		ConfigurableApplicationContext context = start();
+		Orders orders = context.getBean(Orders.class);
+		orders.gate = new CountDownLatch(1);
+		publish(context, 0, 30);
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			JsonNode pool = pool();
+			assertThat(pool.path("activeCount").asInt()).isEqualTo(1);
+			// Nothing committed yet: every record is owed, the one being handled too.
+			assertThat(pool.path("queueSize").asInt()).isEqualTo(30);
+		});
+		JsonNode listed = get("/actuator/threadpools").path("pools").path("orders");
+		assertThat(listed.path("poolSize").asInt()).isEqualTo(1);
+		assertThat(listed.path("maxThreads").asInt()).isEqualTo(5);
+		orders.gate.countDown();
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			JsonNode pool = pool();
+			assertThat(pool.path("completedTasks").asLong()).isEqualTo(30);
+			assertThat(pool.path("queueSize").asInt()).isZero();
+		});
+		ManagedPool pool = context.getBean(PoolRegistry.class).get("orders");
+		assertThat(pool).isNotNull();
+		assertThat(pool.getRecorder().taskCounts().submitted()).isEqualTo(30);
+		orders.serviceMillis = 20;
+		publish(context, 30, 70);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(pool().path("littlesLaw").path("meanServiceTimeMs").asDouble())
+				.isGreaterThanOrEqualTo(19));
+	}
+
+	@Test
+	void aPostRestartsTheConsumersUpToThePartitionsAndNotBeyond() throws Exception {
+		ConfigurableApplicationContext context = start();
+		ConcurrentMessageListenerContainer<?, ?> container = container(context);
+		ManagedPool pool = context.getBean(PoolRegistry.class).get("orders");
+		assertThat(pool).isNotNull();
+		// The partitions are read once the container runs.
+		await().atMost(Duration.ofSeconds(30)).until(pool::ceiling, (ceiling) -> ceiling == PARTITIONS);
+		HttpResponse<String> grown = post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
+		assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			assertThat(container.getConcurrency()).isEqualTo(3);
+			assertThat(container.getAssignmentsByClientId().values()).hasSize(3)
+				.allSatisfy((assigned) -> assertThat(assigned).hasSize(1));
+			assertThat(pool.liveThreads()).isEqualTo(3);
+		});
+		// The restart was measured, and the pool settles for a while after it.
+		KafkaConsumers consumers = (KafkaConsumers) pool.getExecutor();
+		assertThat(consumers.lastRestartCost()).isNotNull().isPositive();
+		assertThat(pool.settling()).isNotNull();
+		HttpResponse<String> beyond = post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
+		assertThat(beyond.statusCode()).isEqualTo(400);
+		assertThat(beyond.body()).contains("above the 3 partitions of its topics");
+		assertThat(container.getConcurrency()).isEqualTo(3);
+		HttpResponse<String> shrunk = post("{\"corePoolSize\":1,\"maxPoolSize\":1}");
+		assertThat(shrunk.statusCode()).as(shrunk.body()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			assertThat(container.getConcurrency()).isEqualTo(1);
+			assertThat(container.getAssignedPartitions()).hasSize(PARTITIONS);
+			assertThat(pool.liveThreads()).isEqualTo(1);
+		});
+		assertThat(get("/actuator/threadpools").path("budget").path("liveThreads").asInt()).isEqualTo(1);
+	}
+
+	static LongStream seeds() {
+		return Seeds.first(2);
+	}
+
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void restartsWhileRecordsFlowLoseNoneAndHandleNoneTwice(long seed) throws Exception {
+		Draw draw = new Draw(seed);
+		int records = draw.between(300, 600);
+		ConfigurableApplicationContext context = start();
+		Orders orders = context.getBean(Orders.class);
+		orders.serviceMillis = draw.between(2, 6);
+		PoolRegistry registry = context.getBean(PoolRegistry.class);
+		publish(context, 0, records);
+		List<Integer> sizes = new ArrayList<>();
+		int maxLive = 0;
+		while (orders.handled.size() < records && sizes.size() < 6) {
+			int size = draw.between(1, 3);
+			sizes.add(size);
+			HttpResponse<String> resized = post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
+			assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
+			long until = System.nanoTime() + Duration.ofMillis(draw.between(100, 700)).toNanos();
+			while (System.nanoTime() < until) {
+				maxLive = Math.max(maxLive, registry.budget().liveThreads());
+				Thread.sleep(10);
+			}
+		}
+		int live = maxLive;
+		Seeds.check(seed, "-Dtest=KafkaListenerPoolContractTests", () -> {
+			await().atMost(Duration.ofSeconds(60)).until(() -> orders.handled.size() == records);
+			assertThat(orders.handled).hasSize(records).allSatisfy((id, times) -> assertThat(times.get()).isOne());
+			assertThat(live).isLessThanOrEqualTo(3);
+			assertThat(sizes).as("resizes").isNotEmpty();
+		});
+	}
+
+	@Test
+	void anApplicationStoppingWhileRecordsFlowLosesNoneAndHandlesNoneTwice() throws Exception {
+		int records = 300;
+		ConfigurableApplicationContext context = start();
+		Orders orders = context.getBean(Orders.class);
+		orders.serviceMillis = 10;
+		assertThat(post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
+		ConcurrentMessageListenerContainer<?, ?> container = container(context);
+		await().atMost(Duration.ofSeconds(60)).until(() -> container.getAssignmentsByClientId().size() == 3);
+		PoolRegistry registry = context.getBean(PoolRegistry.class);
+		publish(context, 0, records);
+		await().atMost(Duration.ofSeconds(30)).until(() -> orders.handled.size() >= 50);
+		context.close();
+		assertThat(registry.get("orders")).isNull();
+		Set<String> handled = new HashSet<>(orders.handled.keySet());
+		assertThat(orders.handled).allSatisfy((id, times) -> assertThat(times.get()).isOne());
+		Set<String> left = rest(records - handled.size());
+		assertThat(handled).doesNotContainAnyElementsOf(left);
+		Set<String> all = new HashSet<>(handled);
+		all.addAll(left);
+		assertThat(all).hasSize(records);
+		assertThat(handled.size()).isLessThan(records);
+	}
+
+	private ConfigurableApplicationContext start() {
+		broker.addTopics(new NewTopic(this.topic, PARTITIONS, (short) 1));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(ListenerApplication.class)
+			.properties("server.port=0", "spring.main.banner-mode=off", "test.topic=" + this.topic,
+					"test.brokers=" + broker.getBrokersAsString(), "poolpilot.listeners.orders.max-threads=5",
+					"poolpilot.budget.max-threads=3", "poolpilot.existing-executors.enabled=false",
+					// Spring Boot's gRPC health check, on this module's test classpath,
+					// brings a task scheduler, which would share the budget of 3.
+					"poolpilot.scheduler.enabled=false", "poolpilot.tuning.enabled=false",
+					"management.endpoints.web.exposure.include=threadpools",
+					"management.endpoint.threadpools.access=unrestricted")
+			.run();
+		this.contexts.add(context);
+		this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		return context;
+	}
+
+	private static ConcurrentMessageListenerContainer<?, ?> container(ConfigurableApplicationContext context) {
+		return context.getBean(KafkaListenerEndpointRegistry.class)
+			.getListenerContainers()
+			.stream()
+			.map(ConcurrentMessageListenerContainer.class::cast)
+			.filter((container) -> "orders".equals(container.getListenerId()))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	@SuppressWarnings("unchecked")
+	private void publish(ConfigurableApplicationContext context, int from, int to) {
+		KafkaTemplate<String, String> template = context.getBean(KafkaTemplate.class);
+		for (int id = from; id < to; id++) {
+			template.send(this.topic, "order-" + id, "order-" + id);
+		}
+		template.flush();
+	}
+
+	/**
+	 * The records the group had not committed, read by a consumer of the same group from
+	 * its committed offsets.
+	 */
+	private Set<String> rest(int expected) {
+		Set<String> left = new HashSet<>();
+		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+				consumerConfig(broker.getBrokersAsString(), group(this.topic)))) {
+			consumer.subscribe(List.of(this.topic));
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (left.size() < expected && System.nanoTime() < deadline) {
+				read(consumer, left);
+			}
+			// A second more: a record handled and yet not committed would show here.
+			long more = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+			while (System.nanoTime() < more) {
+				read(consumer, left);
+			}
+		}
+		return left;
+	}
+
+	private static void read(KafkaConsumer<String, String> consumer, Set<String> left) {
+		for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+			assertThat(left.add(record.value())).as("read twice: " + record.value()).isTrue();
+		}
+	}
+
+	private static String group(String topic) {
+		return topic + "-group";
+	}
+
+	private static Map<String, Object> consumerConfig(String brokers, String group) {
+		return Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers, ConsumerConfig.GROUP_ID_CONFIG, group,
+				ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+				// A consumer that stops finishes what it polled: few at a time.
+				ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+				StringDeserializer.class, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+	}
+
+	private JsonNode pool() throws IOException, InterruptedException {
+		return get("/actuator/threadpools/orders");
+	}
+
+	private JsonNode get(String path) throws IOException, InterruptedException {
+		HttpResponse<String> response = this.client.send(request(path).GET().build(), BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return json.readTree(response.body());
+	}
+
+	private HttpResponse<String> post(String body) throws IOException, InterruptedException {
+		return this.client.send(request("/actuator/threadpools/orders").header("Content-Type", "application/json")
+			.POST(BodyPublishers.ofString(body))
+			.build(), BodyHandlers.ofString());
+	}
+
+	private HttpRequest.Builder request(String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(10));
+	}
+
+	/**
+	 * An application with a {@code @KafkaListener}, its factories made by hand (one
+	 * consumer, each record committed once handled), declared here so that the other
+	 * tests of this module do not get Spring Boot's Kafka auto-configuration.
+	 */
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@EnableKafka
+	static class ListenerApplication {
+
+		@Bean
+		ConsumerFactory<String, String> consumerFactory(@Value("${test.brokers}") String brokers,
+				@Value("${test.topic}") String topic) {
+			return new DefaultKafkaConsumerFactory<>(consumerConfig(brokers, group(topic)));
+		}
+
+		@Bean
+		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
+				ConsumerFactory<String, String> consumerFactory) {
+			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
+			factory.setConsumerFactory(consumerFactory);
+			factory.setConcurrency(1);
+			factory.getContainerProperties().setAckMode(AckMode.RECORD);
+			return factory;
+		}
+
+		/**
+		 * A bean, so that its producer is closed with the application.
+		 */
+		@Bean
+		ProducerFactory<String, String> producerFactory(@Value("${test.brokers}") String brokers) {
+			return new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers,
+					ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+					ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+		}
+
+		@Bean
+		KafkaTemplate<String, String> kafkaTemplate(ProducerFactory<String, String> producerFactory) {
+			return new KafkaTemplate<>(producerFactory);
+		}
+
+		@Bean
+		Orders orders() {
+			return new Orders();
+		}
+
+	}
+
+	static class Orders {
+
+		final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+
+		volatile CountDownLatch gate = new CountDownLatch(0);
+
+		volatile int serviceMillis;
+
+		@KafkaListener(id = "orders", idIsGroup = false, topics = "${test.topic}")
+		void onOrder(ConsumerRecord<String, String> record) throws InterruptedException {
+			this.gate.await(30, TimeUnit.SECONDS);
+			if (this.serviceMillis > 0) {
+				Thread.sleep(this.serviceMillis);
+			}
+			this.handled.computeIfAbsent(record.value(), (id) -> new AtomicInteger()).incrementAndGet();
+		}
+
+	}
+
+}
