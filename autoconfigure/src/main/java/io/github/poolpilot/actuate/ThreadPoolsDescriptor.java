@@ -3,6 +3,7 @@ package io.github.poolpilot.actuate;
 import io.github.poolpilot.measure.PoolSnapshot.Lateness;
 import io.github.poolpilot.measure.ScheduledRuns;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,8 @@ import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.Restarts;
+import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.tuning.Decision;
 import io.github.poolpilot.tuning.TuningState;
 
@@ -95,6 +98,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * out when none did)
 	 * @param lateness for a scheduler's pool, how late its runs started in the last
 	 * window (left out for other pools)
+	 * @param restarts for a pool whose resizes restart its workers (a Kafka listener),
+	 * what its restarts cost (left out for other pools)
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
@@ -102,7 +107,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 			int weight, TuningDescriptor tuning, @Nullable LittlesLawDescriptor littlesLaw,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster, int lendableThreads,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<LoanDescriptor> lentBy,
-			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable LatenessDescriptor lateness) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable LatenessDescriptor lateness,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RestartsDescriptor restarts) {
 
 		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
 			return of(pool, tuning, cluster, List.of());
@@ -122,7 +128,31 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
 					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
 					(cluster != null) ? ClusterDescriptor.of(cluster) : null, pool.getBudget().lendableThreads(pool),
-					LoanDescriptor.of(loans), LatenessDescriptor.of(pool));
+					LoanDescriptor.of(loans), LatenessDescriptor.of(pool), RestartsDescriptor.of(pool));
+		}
+
+	}
+
+	/**
+	 * What the restarts of a pool cost whose every resize restarts its workers.
+	 *
+	 * @param count the restarts that finished
+	 * @param lastCostMs how long the last one took until every new worker had its work (a
+	 * Kafka consumer its partitions), or -1 before the first
+	 * @param settlingMs how much longer the tuner leaves the pool's size alone after it,
+	 * 0 when it does not
+	 */
+	public record RestartsDescriptor(long count, long lastCostMs, long settlingMs) {
+
+		static @Nullable RestartsDescriptor of(ManagedPool pool) {
+			Restarts restarts = pool.getExecutor().restarts();
+			if (restarts == null) {
+				return null;
+			}
+			Duration cost = restarts.lastCost();
+			Settling settling = restarts.settling();
+			return new RestartsDescriptor(restarts.count(), (cost != null) ? cost.toMillis() : -1,
+					(settling != null) ? settling.remaining().toMillis() : 0);
 		}
 
 	}

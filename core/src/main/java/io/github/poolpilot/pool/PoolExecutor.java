@@ -64,4 +64,13 @@ public interface PoolExecutor {
 		return null;
 	}
 
+	/**
+	 * Return, for an executor whose every resize restarts its workers, how many restarts
+	 * ran and what the last one cost.
+	 * @return its restarts, or {@code null} for an executor resized at once
+	 */
+	default @Nullable Restarts restarts() {
+		return null;
+	}
+
 }

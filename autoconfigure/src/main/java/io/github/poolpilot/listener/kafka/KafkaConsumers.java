@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.listener.ListenerConsumers;
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.Restarts;
 import io.github.poolpilot.pool.Settling;
 
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -132,6 +133,11 @@ final class KafkaConsumers extends ListenerConsumers {
 	@Override
 	public @Nullable Settling settling() {
 		return this.restarts.settling();
+	}
+
+	@Override
+	public Restarts restarts() {
+		return new Restarts(this.restarts.restarts(), this.restarts.lastCost(), this.restarts.settling());
 	}
 
 	/**

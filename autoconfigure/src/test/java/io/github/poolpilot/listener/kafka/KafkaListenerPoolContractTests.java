@@ -126,6 +126,8 @@ class KafkaListenerPoolContractTests {
 		});
 		JsonNode listed = get("/actuator/threadpools").path("pools").path("orders");
 		assertThat(listed.path("poolSize").asInt()).isEqualTo(1);
+		assertThat(listed.path("restarts").path("count").asLong()).isZero();
+		assertThat(listed.path("restarts").path("lastCostMs").asLong()).isEqualTo(-1);
 		assertThat(listed.path("maxThreads").asInt()).isEqualTo(5);
 		orders.gate.countDown();
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -153,16 +155,23 @@ class KafkaListenerPoolContractTests {
 		await().atMost(Duration.ofSeconds(30)).until(pool::ceiling, (ceiling) -> ceiling == PARTITIONS);
 		HttpResponse<String> grown = post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
 		assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+		KafkaConsumers consumers = (KafkaConsumers) pool.getExecutor();
 		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 			assertThat(container.getConcurrency()).isEqualTo(3);
 			assertThat(container.getAssignmentsByClientId().values()).hasSize(3)
 				.allSatisfy((assigned) -> assertThat(assigned).hasSize(1));
 			assertThat(pool.liveThreads()).isEqualTo(3);
+			// The restart's cost is known once the last consumer's rebalance listener
+			// ran.
+			assertThat(consumers.lastRestartCost()).isNotNull();
 		});
 		// The restart was measured, and the pool settles for a while after it.
-		KafkaConsumers consumers = (KafkaConsumers) pool.getExecutor();
-		assertThat(consumers.lastRestartCost()).isNotNull().isPositive();
+		assertThat(consumers.lastRestartCost()).isPositive();
 		assertThat(pool.settling()).isNotNull();
+		JsonNode restarts = pool().path("restarts");
+		assertThat(restarts.path("count").asLong()).isOne();
+		assertThat(restarts.path("lastCostMs").asLong()).isEqualTo(consumers.lastRestartCost().toMillis());
+		assertThat(restarts.path("settlingMs").asLong()).isPositive();
 		HttpResponse<String> beyond = post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
 		assertThat(beyond.statusCode()).isEqualTo(400);
 		assertThat(beyond.body()).contains("above the 3 partitions of its topics");

@@ -1,0 +1,19 @@
+package io.github.poolpilot.pool;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The resizes of a pool whose every resize restarts its workers, such as a Kafka
+ * listener's consumers: how many ran and what the last one cost.
+ *
+ * @param count the restarts that finished
+ * @param lastCost how long the last one took until its workers worked again, or
+ * {@code null} before the first
+ * @param settling how the pool settles after the last one, {@code null} when it does not
+ * @author poolpilot authors
+ */
+public record Restarts(long count, @Nullable Duration lastCost, @Nullable Settling settling) {
+
+}
