@@ -157,6 +157,11 @@
 		return sum;
 	}
 
+	// A listener's queue is the broker's, which has no capacity the pool knows.
+	function queueFigure(pool) {
+		return pool.queueAt === 'broker' ? pool.queueSize + ' (broker)' : pool.queueSize + ' of ' + pool.queueCapacity;
+	}
+
 	function present(view, pool) {
 		var c = view.cols;
 		var law = pool.littlesLaw || {};
@@ -178,7 +183,7 @@
 		var figures = [
 			['core/max/live', pool.corePoolSize + '/' + pool.maxPoolSize + '/' + pool.poolSize],
 			['lendable', pool.lendableThreads],
-			['busy', pool.activeCount], ['queue', pool.queueSize + ' of ' + pool.queueCapacity],
+			['busy', pool.activeCount], ['queue', queueFigure(pool)],
 			['λ', fmt(law.arrivalRate) + '/s'], ['X', fmt(law.throughput) + '/s'],
 			['p99 response', fmt(law.p99ResponseTimeMs) + ' ms'],
 			['λ·W', fmt(law.throughput * law.meanResponseTimeMs / 1000, 2)],

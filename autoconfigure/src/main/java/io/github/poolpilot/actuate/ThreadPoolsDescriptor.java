@@ -100,6 +100,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * window (left out for other pools)
 	 * @param restarts for a pool whose resizes restart its workers (a Kafka listener),
 	 * what its restarts cost (left out for other pools)
+	 * @param queueAt {@code "broker"} for a listener's pool, whose queue is the messages
+	 * waiting at the broker, with no capacity it knows (left out for other pools)
 	 */
 	public record PoolDescriptor(int corePoolSize, int maxPoolSize, int poolSize, int activeCount, int queueSize,
 			int queueCapacity, long submittedTasks, long completedTasks, long failedTasks, long rejectedTasks,
@@ -108,7 +110,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ClusterDescriptor cluster, int lendableThreads,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<LoanDescriptor> lentBy,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable LatenessDescriptor lateness,
-			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RestartsDescriptor restarts) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RestartsDescriptor restarts,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String queueAt) {
 
 		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
 			return of(pool, tuning, cluster, List.of());
@@ -128,7 +131,8 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 							(decision != null) ? decision.reason() : null, tuning.isLimited()),
 					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
 					(cluster != null) ? ClusterDescriptor.of(cluster) : null, pool.getBudget().lendableThreads(pool),
-					LoanDescriptor.of(loans), LatenessDescriptor.of(pool), RestartsDescriptor.of(pool));
+					LoanDescriptor.of(loans), LatenessDescriptor.of(pool), RestartsDescriptor.of(pool),
+					pool.getExecutor().isQueueAtBroker() ? "broker" : null);
 		}
 
 	}

@@ -106,6 +106,16 @@ public abstract class ListenerConsumers implements PoolExecutor, SizeControl {
 		return 0;
 	}
 
+	/**
+	 * The queue is the broker's: the messages waiting there for the container's
+	 * consumers.
+	 * @return {@code true}
+	 */
+	@Override
+	public boolean isQueueAtBroker() {
+		return true;
+	}
+
 	@Override
 	public boolean isShutdown() {
 		return this.stopped;

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,10 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolExecutor;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -159,6 +163,29 @@ class PoolsPageBrowserTests {
 		assertThat(this.browser.findElement(By.id("access")).getText()).isEqualTo("read-only");
 	}
 
+	@Test
+	void aListenersQueueIsShownAsTheBrokersDepth() {
+		open();
+		// A listener's consumers, as the RabbitMQ adapter gives them to their pool: 7
+		// messages ready at the broker, a queue of no capacity the pool knows.
+		BrokerConsumers consumers = new BrokerConsumers(7);
+		this.app.getBean(PoolRegistry.class)
+			.register(new ManagedPool("orders", consumers, consumers, PoolRecorder.builder().build(),
+					new PoolBounds(1, 4)));
+		await().atMost(Duration.ofSeconds(60)).until(() -> queueFigure("orders"), "7 (broker)"::equals);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> queueFigure("talk"), (figure) -> String.valueOf(figure).matches("\\d+ of 20"));
+	}
+
+	/**
+	 * Read a pool's queue figure in one step in the page: it is drawn again every second,
+	 * faster than two steps of the driver on a busy machine.
+	 */
+	private @Nullable Object queueFigure(String pool) {
+		return this.browser.executeScript("var b = document.querySelector(\"section.pool[data-pool='\" + arguments[0]"
+				+ " + \"'] [data-figure='queue'] b\"); return b ? b.textContent : null;", pool);
+	}
+
 	private void open(String... properties) {
 		String[] all = new String[properties.length + 4];
 		all[0] = "management.endpoints.web.exposure.include=threadpools";
@@ -193,6 +220,73 @@ class PoolsPageBrowserTests {
 				"--disable-component-update", "--disable-sync", "--window-size=1400,1800");
 		this.browser = new ChromeDriver(service, options);
 		this.browser.get("http://localhost:" + PoolsPageHttpTests.port(this.app, "local.server.port") + "/poolpilot/");
+	}
+
+	/**
+	 * Consumers of a broker's queue that only report their sizes.
+	 */
+	private static final class BrokerConsumers implements PoolExecutor, ManagedPool.SizeControl {
+
+		private final int ready;
+
+		private volatile int core = 1;
+
+		private volatile int max = 1;
+
+		BrokerConsumers(int ready) {
+			this.ready = ready;
+		}
+
+		@Override
+		public void setCorePoolSize(int corePoolSize) {
+			this.core = corePoolSize;
+		}
+
+		@Override
+		public void setMaximumPoolSize(int maxPoolSize) {
+			this.max = maxPoolSize;
+		}
+
+		@Override
+		public int getCorePoolSize() {
+			return this.core;
+		}
+
+		@Override
+		public int getMaximumPoolSize() {
+			return this.max;
+		}
+
+		@Override
+		public int getPoolSize() {
+			return this.max;
+		}
+
+		@Override
+		public int getActiveCount() {
+			return 0;
+		}
+
+		@Override
+		public int getQueueSize() {
+			return this.ready;
+		}
+
+		@Override
+		public int getQueueCapacity() {
+			return 0;
+		}
+
+		@Override
+		public boolean isQueueAtBroker() {
+			return true;
+		}
+
+		@Override
+		public boolean isShutdown() {
+			return false;
+		}
+
 	}
 
 	private void post(String pool, String body) {

@@ -50,6 +50,16 @@ public interface PoolExecutor {
 	int getQueueCapacity();
 
 	/**
+	 * Return whether its queue is a message broker's: the messages ready at the broker
+	 * for its consumers, which have no capacity the pool knows ({@link #getQueueCapacity}
+	 * is 0).
+	 * @return whether the queue is a broker's
+	 */
+	default boolean isQueueAtBroker() {
+		return false;
+	}
+
+	/**
 	 * Return whether it no longer takes tasks.
 	 * @return whether it is shut down
 	 */

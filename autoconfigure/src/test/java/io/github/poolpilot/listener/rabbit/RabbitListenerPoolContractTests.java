@@ -106,6 +106,9 @@ class RabbitListenerPoolContractTests {
 		JsonNode listed = get("/actuator/threadpools").path("pools").path("orders");
 		assertThat(listed.path("poolSize").asInt()).isEqualTo(1);
 		assertThat(listed.path("maxThreads").asInt()).isEqualTo(4);
+		// The broker's queue, whose capacity the pool does not know.
+		assertThat(listed.path("queueAt").asString()).isEqualTo("broker");
+		assertThat(listed.path("queueCapacity").asInt()).isZero();
 		orders.gate.countDown();
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
 			JsonNode pool = pool();
