@@ -459,9 +459,6 @@ public class PoolpilotProperties {
 	}
 
 	/**
-	 * One managed pool.
-	 */
-	/**
 	 * The embedded web server's request pool, managed as the pool named {@code http}: the
 	 * keys of a declared pool, with the server's defaults.
 	 */
@@ -490,25 +487,10 @@ public class PoolpilotProperties {
 
 	}
 
-	public static class Pool {
-
-		/**
-		 * Smallest size the tuner or a manual change may give the pool. Unless set, its
-		 * default, or max-threads where that is lower.
-		 */
-		private @Nullable Integer minThreads;
-
-		/**
-		 * What min-threads is unless set (or max-threads, where that is lower): a pool
-		 * given only a small max-threads starts rather than fail on a default it did not
-		 * choose.
-		 */
-		private final int defaultMinThreads;
-
-		/**
-		 * Largest size the tuner or a manual change may give the pool.
-		 */
-		private int maxThreads = 8;
+	/**
+	 * One managed pool: the keys of every pool, and a declared pool's own.
+	 */
+	public static class Pool extends PoolSizing {
 
 		/**
 		 * Size the pool starts at, between min-threads and max-threads. When not set, the
@@ -517,30 +499,9 @@ public class PoolpilotProperties {
 		private @Nullable Integer initialThreads;
 
 		/**
-		 * Capacity of the pool's queue, fixed at start.
-		 */
-		private int queueCapacity = 100;
-
-		/**
-		 * Share of the budget when pools compete, relative to the other pools' weights.
-		 */
-		private int weight = 1;
-
-		/**
 		 * HTTP status answered when the pool rejects work: 429 or 503.
 		 */
 		private int rejectionStatus = 429;
-
-		/**
-		 * How long an idle thread above the core size lives, in whole seconds (rounded
-		 * up).
-		 */
-		private Duration keepAlive = Duration.ofSeconds(60);
-
-		/**
-		 * How long shutdown waits for queued and running tasks before cancelling them.
-		 */
-		private Duration awaitTermination = Duration.ofSeconds(30);
 
 		/**
 		 * Longest time an accepted task should wait for a thread: a task whose expected
@@ -575,6 +536,94 @@ public class PoolpilotProperties {
 		}
 
 		protected Pool(int defaultMinThreads) {
+			super(defaultMinThreads);
+		}
+
+		public @Nullable Integer getInitialThreads() {
+			return this.initialThreads;
+		}
+
+		public void setInitialThreads(@Nullable Integer initialThreads) {
+			this.initialThreads = initialThreads;
+		}
+
+		public int getRejectionStatus() {
+			return this.rejectionStatus;
+		}
+
+		public void setRejectionStatus(int rejectionStatus) {
+			this.rejectionStatus = rejectionStatus;
+		}
+
+		public @Nullable Duration getMaxQueueWait() {
+			return this.maxQueueWait;
+		}
+
+		public void setMaxQueueWait(@Nullable Duration maxQueueWait) {
+			this.maxQueueWait = maxQueueWait;
+		}
+
+		public boolean isVirtualThreads() {
+			return this.virtualThreads;
+		}
+
+		public void setVirtualThreads(boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
+		}
+
+		public Resilience getResilience() {
+			return this.resilience;
+		}
+
+	}
+
+	/**
+	 * The keys every kind of managed pool has: its bounds, its queue's capacity, its
+	 * weight, its threads' keep-alive and how long shutdown waits. A declared pool, the
+	 * web server's and the gRPC server's add their own.
+	 */
+	public static class PoolSizing {
+
+		/**
+		 * Smallest size the tuner or a manual change may give the pool. Unless set, its
+		 * default, or max-threads where that is lower.
+		 */
+		private @Nullable Integer minThreads;
+
+		/**
+		 * What min-threads is unless set (or max-threads, where that is lower): a pool
+		 * given only a small max-threads starts rather than fail on a default it did not
+		 * choose.
+		 */
+		private final int defaultMinThreads;
+
+		/**
+		 * Largest size the tuner or a manual change may give the pool.
+		 */
+		private int maxThreads = 8;
+
+		/**
+		 * Capacity of the pool's queue, fixed at start.
+		 */
+		private int queueCapacity = 100;
+
+		/**
+		 * Share of the budget when pools compete, relative to the other pools' weights.
+		 */
+		private int weight = 1;
+
+		/**
+		 * How long an idle thread above the core size lives, in whole seconds (rounded
+		 * up).
+		 */
+		private Duration keepAlive = Duration.ofSeconds(60);
+
+		/**
+		 * How long shutdown waits for queued and running tasks before cancelling them.
+		 */
+		private Duration awaitTermination = Duration.ofSeconds(30);
+
+		protected PoolSizing(int defaultMinThreads) {
 			this.defaultMinThreads = defaultMinThreads;
 		}
 
@@ -588,14 +637,6 @@ public class PoolpilotProperties {
 
 		public int getMaxThreads() {
 			return this.maxThreads;
-		}
-
-		public @Nullable Integer getInitialThreads() {
-			return this.initialThreads;
-		}
-
-		public void setInitialThreads(@Nullable Integer initialThreads) {
-			this.initialThreads = initialThreads;
 		}
 
 		public void setMaxThreads(int maxThreads) {
@@ -618,14 +659,6 @@ public class PoolpilotProperties {
 			this.weight = weight;
 		}
 
-		public int getRejectionStatus() {
-			return this.rejectionStatus;
-		}
-
-		public void setRejectionStatus(int rejectionStatus) {
-			this.rejectionStatus = rejectionStatus;
-		}
-
 		public Duration getKeepAlive() {
 			return this.keepAlive;
 		}
@@ -640,26 +673,6 @@ public class PoolpilotProperties {
 
 		public void setAwaitTermination(Duration awaitTermination) {
 			this.awaitTermination = awaitTermination;
-		}
-
-		public @Nullable Duration getMaxQueueWait() {
-			return this.maxQueueWait;
-		}
-
-		public void setMaxQueueWait(@Nullable Duration maxQueueWait) {
-			this.maxQueueWait = maxQueueWait;
-		}
-
-		public boolean isVirtualThreads() {
-			return this.virtualThreads;
-		}
-
-		public void setVirtualThreads(boolean virtualThreads) {
-			this.virtualThreads = virtualThreads;
-		}
-
-		public Resilience getResilience() {
-			return this.resilience;
 		}
 
 	}
