@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.Restarts;
+import io.github.poolpilot.tuning.Decision;
+import io.github.poolpilot.tuning.Tuner;
 import io.github.poolpilot.testsupport.Draw;
 import io.github.poolpilot.testsupport.Seeds;
 
@@ -246,7 +250,7 @@ class KafkaListenerPoolContractTests {
 		assertThat(handled.size()).isLessThan(records);
 	}
 
-	private ConfigurableApplicationContext start() {
+	private ConfigurableApplicationContext start(String... properties) {
 		broker.addTopics(new NewTopic(this.topic, PARTITIONS, (short) 1));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(ListenerApplication.class)
 			.properties("server.port=0", "spring.main.banner-mode=off", "test.topic=" + this.topic,
@@ -257,10 +261,59 @@ class KafkaListenerPoolContractTests {
 					"poolpilot.scheduler.enabled=false", "poolpilot.tuning.enabled=false",
 					"management.endpoints.web.exposure.include=threadpools",
 					"management.endpoint.threadpools.access=unrestricted")
+			.properties(properties)
 			.run();
 		this.contexts.add(context);
 		this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		return context;
+	}
+
+	@Test
+	void theTunerGrowsTheConsumersWithinThePartitionsAndChangesThemNoFasterThanTheySettle() throws Exception {
+		int records = 3000;
+		// Offsets committed once a poll's records are handled, 100 a poll: the consumer
+		// thread's time is nearly all the listener's, which is what the tuner reads.
+		ConfigurableApplicationContext context = start("poolpilot.tuning.enabled=true",
+				"poolpilot.listeners.settle-factor=3", "test.ack-mode=BATCH", "test.max-poll-records=500");
+		Orders orders = context.getBean(Orders.class);
+		orders.serviceMillis = 10;
+		ConcurrentMessageListenerContainer<?, ?> container = container(context);
+		ManagedPool pool = context.getBean(PoolRegistry.class).get("orders");
+		assertThat(pool).isNotNull();
+		KafkaConsumers consumers = (KafkaConsumers) pool.getExecutor();
+		publish(context, 0, records);
+		Tuner tuner = context.getBean(Tuner.class);
+		Set<String> held = new HashSet<>();
+		int most = 0;
+		List<long[]> restarts = new ArrayList<>();
+		long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+		while (orders.handled.size() < records && System.nanoTime() < deadline) {
+			most = Math.max(most, container.getConcurrency());
+			Restarts now = consumers.restarts();
+			if (now.count() > restarts.size()) {
+				restarts.add(new long[] { System.nanoTime(), now.lastCost().toNanos() });
+			}
+			Decision decision = tuner.state("orders").getLastDecision();
+			if (decision != null && decision.cause() instanceof Decision.Cause.Settling) {
+				held.add(decision.reason());
+			}
+			Thread.sleep(20);
+		}
+		// Grown from one under the flood, never beyond the partitions (how far it grows
+		// before the flood drains depends on the machine).
+		assertThat(most).as("the most consumers").isBetween(2, PARTITIONS);
+		assertThat(restarts).isNotEmpty();
+		assertThat(held).as("the tuner's holds while the consumers settled")
+			.anySatisfy((reason) -> assertThat(reason).startsWith("hold: settling after a resize that took"));
+		assertThat(orders.handled).hasSize(records).allSatisfy((id, times) -> assertThat(times.get()).isOne());
+		// A restart ends its predecessor's settling at the earliest: 3 times its cost,
+		// at least two windows (each seen within the 20 ms the loop sleeps).
+		for (int i = 1; i < restarts.size(); i++) {
+			long settle = Math.max(3 * restarts.get(i - 1)[1], Duration.ofSeconds(2).toNanos());
+			assertThat(restarts.get(i)[0] - restarts.get(i - 1)[0])
+				.as("nanoseconds between restarts %d and %d", i, i + 1)
+				.isGreaterThanOrEqualTo(settle - Duration.ofMillis(50).toNanos());
+		}
 	}
 
 	private static ConcurrentMessageListenerContainer<?, ?> container(ConfigurableApplicationContext context) {
@@ -355,17 +408,19 @@ class KafkaListenerPoolContractTests {
 
 		@Bean
 		ConsumerFactory<String, String> consumerFactory(@Value("${test.brokers}") String brokers,
-				@Value("${test.topic}") String topic) {
-			return new DefaultKafkaConsumerFactory<>(consumerConfig(brokers, group(topic)));
+				@Value("${test.topic}") String topic, @Value("${test.max-poll-records:10}") int maxPollRecords) {
+			Map<String, Object> config = new HashMap<>(consumerConfig(brokers, group(topic)));
+			config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+			return new DefaultKafkaConsumerFactory<>(config);
 		}
 
 		@Bean
 		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
-				ConsumerFactory<String, String> consumerFactory) {
+				ConsumerFactory<String, String> consumerFactory, @Value("${test.ack-mode:RECORD}") AckMode ackMode) {
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
 			factory.setConsumerFactory(consumerFactory);
 			factory.setConcurrency(1);
-			factory.getContainerProperties().setAckMode(AckMode.RECORD);
+			factory.getContainerProperties().setAckMode(ackMode);
 			return factory;
 		}
 
