@@ -81,7 +81,9 @@ public final class PoolRecorder {
 	}
 
 	/**
-	 * Count a task as submitted.
+	 * Count a task as submitted, in the submitting thread's own totals (a platform
+	 * thread) or in totals shared with others (a virtual thread, whose totals of its own
+	 * would cost an allocation per request).
 	 */
 	public void taskSubmitted() {
 		this.totals.submitted();
@@ -188,6 +190,14 @@ public final class PoolRecorder {
 	 */
 	public Thread newThread(Runnable task, String name) {
 		return this.totals.newThread(task, name);
+	}
+
+	/**
+	 * Return how many threads keep totals of their own for this recorder.
+	 * @return the number of threads' totals kept
+	 */
+	int threadTotals() {
+		return this.totals.threadTotals();
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package io.github.poolpilot.measure;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Iterator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -12,16 +15,31 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 
 /**
  * A pool's exact counts and time sums, added to on every submit and every task end
- * without a lock or an allocation: submits, rejections, timeouts and abandoned tasks go
- * to {@link LongAdder}s, each worker thread's ends and the timed tasks' sums to its own
- * {@link WorkerTotals} (or, for threads that each run one task, to a few shared ones),
- * found in a field of the thread when the pool made it ({@link WorkerThread}), else in a
- * {@code ThreadLocal}.
+ * without a lock or an allocation: each platform thread's submits, ends and the timed
+ * tasks' sums go to its own {@link WorkerTotals} (or, for threads that each run one task,
+ * to a few shared ones), found in a field of the thread when the pool made it
+ * ({@link WorkerThread}), else in a {@code ThreadLocal}; rejections, timeouts, abandoned
+ * tasks and the submits of virtual threads or of a pool whose threads share their totals
+ * go to {@link LongAdder}s.
+ * <p>
+ * A submit is counted in the submitting thread's own totals, with a plain add and a
+ * release store, rather than in a {@code LongAdder}, whose increment is a locked
+ * compare-and-swap on every submit; a virtual thread, which may live for one request,
+ * counts in the {@code LongAdder} rather than make totals of its own. Reads take every
+ * end before any submit: a task's submit is published before its end, so a read that sees
+ * an end sees its submit, and no task is ever read as ended without having been
+ * submitted.
  *
  * @author poolpilot authors
  */
 final class TaskTotals {
 
+	private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+	/**
+	 * Submits of threads that keep no totals of their own for them: virtual threads, and
+	 * every thread while totals are shared.
+	 */
 	private final LongAdder submitted = new LongAdder();
 
 	private final LongAdder[] rejected = { new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder() };
@@ -47,7 +65,58 @@ final class TaskTotals {
 	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
 
 	void submitted() {
-		this.submitted.increment();
+		WorkerTotals own = submitterTotals();
+		if (own != null) {
+			own.add(WorkerTotals.SUBMITTED, 1);
+		}
+		else {
+			this.submitted.increment();
+		}
+	}
+
+	/**
+	 * Return the totals of its own that the current thread counts its submits in, or
+	 * {@code null} when it counts them in the shared {@code LongAdder}: a virtual thread,
+	 * which may live for a single request, or any thread once totals are shared.
+	 */
+	private @Nullable WorkerTotals submitterTotals() {
+		if (this.sharedTotals != null) {
+			return null;
+		}
+		Thread thread = Thread.currentThread();
+		if (thread instanceof WorkerThread worker) {
+			WorkerTotals own = worker.totalsFor(this);
+			if (own != null) {
+				return own;
+			}
+		}
+		if (isVirtual(thread)) {
+			return null;
+		}
+		return this.workerTotals.get();
+	}
+
+	private static boolean isVirtual(Thread thread) {
+		try {
+			return (boolean) IS_VIRTUAL.invokeExact(thread);
+		}
+		catch (Throwable ex) {
+			throw new IllegalStateException("Thread.isVirtual() failed", ex);
+		}
+	}
+
+	/**
+	 * Return {@code Thread.isVirtual()} on Java 21 and later, and a handle that answers
+	 * {@code false} before, as the library stays Java 17 bytecode.
+	 */
+	private static MethodHandle isVirtualHandle() {
+		try {
+			return MethodHandles.publicLookup()
+				.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+		}
+		catch (ReflectiveOperationException ex) {
+			return MethodHandles.dropArguments(MethodHandles.constant(boolean.class, false), 0, Thread.class);
+		}
 	}
 
 	void rejected(RejectionReason reason) {
@@ -119,15 +188,22 @@ final class TaskTotals {
 	}
 
 	/**
-	 * Sum every worker's totals; those of ended workers are kept and their entries
-	 * dropped, so that threads coming and going leave nothing behind.
+	 * Sum every thread's totals but its submits; those of ended threads are kept, their
+	 * submits with them, and their entries dropped, so that threads coming and going
+	 * leave nothing behind. The submits of the threads still running are read after, by
+	 * {@link #liveSubmits}. Called holding this object's lock.
 	 */
-	private synchronized long[] workerSums() {
+	private long[] workerSums() {
 		long[] sums = this.endedWorkers.clone();
 		for (Iterator<WorkerTotals> iterator = this.workers.iterator(); iterator.hasNext();) {
 			WorkerTotals totals = iterator.next();
+			// Asked before its fields are read: an ended thread's fields are final, its
+			// submits included.
 			boolean ended = totals.ownerEnded();
 			for (int field = 0; field < WorkerTotals.FIELDS; field++) {
+				if (field == WorkerTotals.SUBMITTED && !ended) {
+					continue;
+				}
 				long value = totals.get(field);
 				sums[field] += value;
 				if (ended) {
@@ -142,29 +218,55 @@ final class TaskTotals {
 	}
 
 	/**
+	 * Return the submits of the threads whose totals {@link #workerSums} kept, and of the
+	 * threads without totals of their own: read after every end.
+	 */
+	private long liveSubmits() {
+		long submits = this.submitted.sum();
+		for (WorkerTotals totals : this.workers) {
+			submits += totals.get(WorkerTotals.SUBMITTED);
+		}
+		return submits;
+	}
+
+	/**
+	 * Return how many threads' totals are kept, ended or not, until a read drops those of
+	 * ended threads.
+	 * @return the number of totals
+	 */
+	int threadTotals() {
+		return this.workers.size();
+	}
+
+	/**
 	 * Return the tasks in the pool now, queued or running: submitted, and neither
 	 * refused, abandoned nor ended.
 	 * @return the tasks in the pool
 	 */
-	long inPool() {
+	synchronized long inPool() {
 		// Ends first, as in read(): a task racing the read is not counted as ended and
-		// never submitted.
-		long[] workers = workerSums();
-		long ended = workers[WorkerTotals.COMPLETED] + workers[WorkerTotals.FAILED];
+		// never submitted. Read every millisecond by the sampler, so only the three
+		// fields it needs, and no thread is asked whether it ended: read() keeps the
+		// totals of ended threads.
+		long ended = this.endedWorkers[WorkerTotals.COMPLETED] + this.endedWorkers[WorkerTotals.FAILED];
+		for (WorkerTotals totals : this.workers) {
+			ended += totals.get(WorkerTotals.COMPLETED) + totals.get(WorkerTotals.FAILED);
+		}
 		long rejected = 0;
 		for (LongAdder adder : this.rejected) {
 			rejected += adder.sum();
 		}
-		return this.submitted.sum() - rejected - this.abandoned.sum() - ended;
+		long abandoned = this.abandoned.sum();
+		return this.endedWorkers[WorkerTotals.SUBMITTED] + liveSubmits() - rejected - abandoned - ended;
 	}
 
 	/**
 	 * Read every count and sum.
 	 * @return the cumulative totals now
 	 */
-	Totals read() {
+	synchronized Totals read() {
 		// Ends are read before submits so that a task racing the read is never counted as
-		// finished without having been submitted.
+		// finished, refused or abandoned without having been submitted.
 		long[] workers = workerSums();
 		Rejections rejections = new Rejections(this.rejected[RejectionReason.QUEUE_FULL.ordinal()].sum(),
 				this.rejected[RejectionReason.QUEUE_WAIT.ordinal()].sum(),
@@ -172,7 +274,8 @@ final class TaskTotals {
 				this.rejected[RejectionReason.SHUTDOWN.ordinal()].sum());
 		long abandoned = this.abandoned.sum();
 		long timedOut = this.timedOut.sum();
-		return new Totals(this.submitted.sum(), workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
+		long submitted = workers[WorkerTotals.SUBMITTED] + liveSubmits();
+		return new Totals(submitted, workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
 				rejections.queueFull() + rejections.queueWait() + rejections.circuitOpen() + rejections.shutdown(),
 				abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
 				workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],

@@ -6,11 +6,11 @@ import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One worker thread's running totals for one pool, written by that thread alone and read
- * by the sampler. A single writer needs no atomic read-modify-write: each update is a
- * plain add published with a release store, read with an acquire load, so that a reader
- * that sees a task's end also sees everything counted before it; on x86 both cost what
- * plain accesses do.
+ * One thread's running totals for one pool, the tasks it submitted and those it ran,
+ * written by that thread alone and read by the sampler. A single writer needs no atomic
+ * read-modify-write: each update is a plain add published with a release store, read with
+ * an acquire load, so that a reader that sees a task's end also sees everything counted
+ * before it; on x86 both cost what plain accesses do.
  * <p>
  * A pool whose threads each run one task (a virtual pool) would make one of these per
  * task; its threads share a few {@link #shared() shared} totals instead, updated with
@@ -34,7 +34,13 @@ final class WorkerTotals {
 
 	static final int SAMPLED_CPU_NANOS = 6;
 
-	static final int FIELDS = 7;
+	/**
+	 * Tasks the thread submitted to the pool; a count of the submitting side, read after
+	 * every other field of every thread (see {@link TaskTotals}).
+	 */
+	static final int SUBMITTED = 7;
+
+	static final int FIELDS = 8;
 
 	/**
 	 * A cache line of padding on each side, so that two workers' totals never share one.

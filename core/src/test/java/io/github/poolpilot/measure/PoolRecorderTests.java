@@ -2,6 +2,8 @@ package io.github.poolpilot.measure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 import org.junit.jupiter.api.Test;
 
@@ -215,6 +217,102 @@ class PoolRecorderTests {
 		assertThat(other.snapshot("other", SIZES).serviceTime().meanMs()).isEqualTo(7.0);
 		assertThat(pool.taskCounts()).as("ended threads' totals are folded once")
 			.isEqualTo(new PoolSnapshot.TaskCounts(3, 6, 3, 0, 0));
+	}
+
+	@Test
+	void submitsOfThreadsThatEndedAreKeptAndFoldedOnce() throws InterruptedException {
+		PoolRecorder recorder = recorder(0);
+		long expected = 0;
+		for (int i = 0; i < 6; i++) {
+			int tasks = 10 + i;
+			Runnable submits = () -> {
+				for (int task = 0; task < tasks; task++) {
+					recorder.taskSubmitted();
+				}
+			};
+			// Plain threads count their submits through a ThreadLocal, the pool's own in
+			// a field of theirs: both are kept once the thread ended.
+			Thread producer = (i % 2 == 0) ? new Thread(submits) : recorder.newThread(submits, "talk-" + i);
+			producer.start();
+			producer.join();
+			expected += tasks;
+		}
+		recorder.taskSubmitted();
+		expected++;
+		assertThat(recorder.taskCounts().submitted()).isEqualTo(expected);
+		assertThat(recorder.taskCounts().submitted()).as("ended threads' submits are folded once").isEqualTo(expected);
+		assertThat(recorder.snapshot("talk", SIZES).windowArrivals()).isEqualTo(expected);
+		assertThat(recorder.snapshot("talk", SIZES).windowArrivals()).isZero();
+	}
+
+	/**
+	 * Producers count submits in totals of their own and workers count ends in theirs,
+	 * each with a plain add, while a reader reads them all: no read may see a task ended
+	 * or refused that it does not see submitted, and none may see fewer submits than the
+	 * one before.
+	 */
+	@Test
+	void noReadSeesATaskEndedOrRefusedBeforeItWasSubmitted() throws InterruptedException {
+		PoolRecorder recorder = recorder(0);
+		int producers = 3;
+		int tasksEach = 30_000;
+		BlockingQueue<Boolean> queue = new ArrayBlockingQueue<>(64);
+		List<Thread> threads = new ArrayList<>();
+		for (int p = 0; p < producers; p++) {
+			threads.add(new Thread(() -> {
+				for (int task = 0; task < tasksEach; task++) {
+					recorder.taskSubmitted();
+					if (task % 7 == 0) {
+						recorder.taskRejected(RejectionReason.QUEUE_FULL);
+					}
+					else {
+						putUninterruptibly(queue, task % 5 == 0);
+					}
+				}
+			}));
+		}
+		long toRun = producers * (long) (tasksEach - (tasksEach + 6) / 7);
+		threads.add(recorder.newThread(() -> {
+			for (long task = 0; task < toRun; task++) {
+				recorder.untimedTaskFinished(takeUninterruptibly(queue));
+			}
+		}, "talk-1"));
+		threads.forEach(Thread::start);
+		long lastSubmitted = 0;
+		long reads = 0;
+		while (threads.stream().anyMatch(Thread::isAlive) || reads == 0) {
+			PoolSnapshot.TaskCounts counts = recorder.taskCounts();
+			assertThat(counts.completed() + counts.failed() + counts.rejected()).as("read %d", reads)
+				.isLessThanOrEqualTo(counts.submitted());
+			assertThat(counts.submitted()).isGreaterThanOrEqualTo(lastSubmitted);
+			lastSubmitted = counts.submitted();
+			reads++;
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		PoolSnapshot.TaskCounts counts = recorder.taskCounts();
+		assertThat(counts.submitted()).isEqualTo(producers * (long) tasksEach);
+		assertThat(counts.completed() + counts.failed()).isEqualTo(toRun);
+		assertThat(counts.rejected()).isEqualTo(producers * (long) tasksEach - toRun);
+	}
+
+	private static void putUninterruptibly(BlockingQueue<Boolean> queue, boolean failed) {
+		try {
+			queue.put(failed);
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static boolean takeUninterruptibly(BlockingQueue<Boolean> queue) {
+		try {
+			return queue.take();
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	@Test
