@@ -44,7 +44,7 @@ public final class PoolpilotGrpcServerAutoConfiguration {
 		@Bean(destroyMethod = "close")
 		GrpcPool poolpilotGrpcPool(PoolpilotGrpcServerProperties settings, PoolpilotProperties properties,
 				PoolRegistry registry) {
-			GrpcServerSettings.validate(settings);
+			PoolpilotPropertiesValidator.validateSizing("poolpilot.grpc-server.", settings);
 			GrpcPool grpc = new GrpcPool(ManagedPoolsRegistrar.recorder(properties.getMeasurement()).build(),
 					new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()), settings.getQueueCapacity(),
 					settings.getKeepAlive(), settings.getAwaitTermination());

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.PoolpilotProperties.PoolSizing;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 import io.github.poolpilot.budget.BudgetSizing;
@@ -128,24 +129,35 @@ final class PoolpilotPropertiesValidator {
 		validate(prefix, webServer);
 	}
 
-	private static void validate(String prefix, Pool pool) {
-		if (pool.getMinThreads() < 1) {
-			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", pool.getMinThreads(),
+	/**
+	 * Check the keys every pool poolpilot creates has: its bounds, queue, weight,
+	 * keep-alive and await-termination.
+	 * @param prefix the keys' prefix, ending with a dot
+	 * @param sizing the settings
+	 */
+	static void validateSizing(String prefix, PoolSizing sizing) {
+		if (sizing.getMinThreads() < 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", sizing.getMinThreads(),
 					"must be at least 1");
 		}
-		if (pool.getMaxThreads() < pool.getMinThreads()) {
-			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", pool.getMaxThreads(),
-					"must be at least min-threads (" + pool.getMinThreads() + ")");
+		if (sizing.getMaxThreads() < sizing.getMinThreads()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", sizing.getMaxThreads(),
+					"must be at least min-threads (" + sizing.getMinThreads() + ")");
 		}
+		if (sizing.getQueueCapacity() < 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", sizing.getQueueCapacity(),
+					"must be at least 1 (the queue is always bounded)");
+		}
+		validateWeightAndTimes(prefix, sizing);
+	}
+
+	private static void validate(String prefix, Pool pool) {
+		validateSizing(prefix, pool);
 		Integer initial = pool.getInitialThreads();
 		if (initial != null && (initial < pool.getMinThreads() || initial > pool.getMaxThreads())) {
 			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", initial,
 					"must be between min-threads (" + pool.getMinThreads() + ") and max-threads ("
 							+ pool.getMaxThreads() + "); leave it out to start at min-threads");
-		}
-		if (pool.getQueueCapacity() < 1) {
-			throw new InvalidPoolpilotPropertyException(prefix + "queue-capacity", pool.getQueueCapacity(),
-					"must be at least 1 (the queue is always bounded)");
 		}
 		if (pool.isVirtualThreads() && !VirtualManagedExecutor.isSupported()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
@@ -153,7 +165,7 @@ final class PoolpilotPropertiesValidator {
 							+ ": run it on Java 21+, or leave the property out for a pool of platform threads");
 		}
 		ClusterPropertiesValidator.validate(prefix + "cluster.", pool.getCluster());
-		validateShared(prefix, pool);
+		validateOwn(prefix, pool);
 	}
 
 	/**
@@ -192,24 +204,32 @@ final class PoolpilotPropertiesValidator {
 					pool.getCluster().getMaxThreads(), "is for the pools poolpilot creates: declare the executor "
 							+ "under poolpilot.pools to share its limit with the other instances");
 		}
-		validateShared(prefix, pool);
+		validateWeightAndTimes(prefix, pool);
+		validateOwn(prefix, pool);
 	}
 
-	private static void validateShared(String prefix, Pool pool) {
-		if (pool.getWeight() < 1) {
-			throw new InvalidPoolpilotPropertyException(prefix + "weight", pool.getWeight(), "must be at least 1");
+	private static void validateWeightAndTimes(String prefix, PoolSizing sizing) {
+		if (sizing.getWeight() < 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "weight", sizing.getWeight(), "must be at least 1");
 		}
+		if (sizing.getKeepAlive().isNegative()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "keep-alive", sizing.getKeepAlive(),
+					"must not be negative");
+		}
+		if (sizing.getAwaitTermination().isNegative()) {
+			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", sizing.getAwaitTermination(),
+					"must not be negative");
+		}
+	}
+
+	/**
+	 * Check the keys of a declared pool or an existing executor that the gRPC server's
+	 * pool does not have.
+	 */
+	private static void validateOwn(String prefix, Pool pool) {
 		if (pool.getRejectionStatus() != 429 && pool.getRejectionStatus() != 503) {
 			throw new InvalidPoolpilotPropertyException(prefix + "rejection-status", pool.getRejectionStatus(),
 					"must be 429 or 503");
-		}
-		if (pool.getKeepAlive().isNegative()) {
-			throw new InvalidPoolpilotPropertyException(prefix + "keep-alive", pool.getKeepAlive(),
-					"must not be negative");
-		}
-		if (pool.getAwaitTermination().isNegative()) {
-			throw new InvalidPoolpilotPropertyException(prefix + "await-termination", pool.getAwaitTermination(),
-					"must not be negative");
 		}
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null && (maxQueueWait.isNegative() || maxQueueWait.isZero())) {

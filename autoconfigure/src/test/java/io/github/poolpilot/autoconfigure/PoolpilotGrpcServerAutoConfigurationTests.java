@@ -1,6 +1,8 @@
 package io.github.poolpilot.autoconfigure;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.poolpilot.grpc.GrpcPool;
 import io.github.poolpilot.grpc.GrpcRefusalInterceptor;
@@ -88,6 +90,32 @@ class PoolpilotGrpcServerAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("poolpilot.grpc-server.queue-capacity")
 				.hasMessageContaining("at least 1"));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			min-threads       | 0     | must be at least 1
+			weight            | 0     | must be at least 1
+			keep-alive        | -1s   | must not be negative
+			await-termination | -1s   | must not be negative
+			""")
+	void aBadSharedKeyIsRefusedNamingItAsADeclaredPoolsWouldBe(String key, String value, String allowed) {
+		this.runner
+			.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.grpc-server." + key + "=" + value)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.grpc-server." + key)
+				.hasMessageContaining(allowed));
+		this.runner
+			.withPropertyValues("poolpilot.pools.work.max-threads=2", "poolpilot.pools.work." + key + "=" + value)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.pools.work." + key)
+				.hasMessageContaining(allowed));
+	}
+
+	@Test
+	void aKeepAliveOfZeroIsAcceptedAsForADeclaredPool() {
+		this.runner.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.grpc-server.keep-alive=0s")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(GrpcPool.class));
 	}
 
 	@Test
