@@ -12,13 +12,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 /**
  * One pool's probes down, the Vegas rule on whole windows: a saturated pool that does not
  * grow tries a quarter fewer threads; if its throughput holds (within {@value #TOLERANCE}
- * of the mean of the last {@value #BASELINE_WINDOWS} windows, so that one window's noise
- * on a loaded machine is not taken for a fall) fewer is better, and the next probe
- * follows; if it falls, the probe went below the knee, whose service time is then the
- * base S₀ uncongested, and the knee is X·S₀ threads. The next probe then rests
- * ({@link Backoff}). No probe goes below the threads the CPU time alone keeps busy, nor
- * starts near a knee already seen, nor in a pool offered less than it serves (one that
- * drains a backlog).
+ * of the mean of the windows at its size before it, up to
+ * {@value WindowNoise#LEVEL_WINDOWS}, so that one window's noise on a loaded machine is
+ * not taken for a fall) fewer is better, and the next probe follows; if it falls, the
+ * probe went below the knee, whose service time is then the base S₀ uncongested, and the
+ * knee is X·S₀ threads. The next probe then rests ({@link Backoff}). No probe goes below
+ * the threads the CPU time alone keeps busy, nor starts near a knee already seen, nor in
+ * a pool offered less than it serves (one that drains a backlog).
  *
  * @author poolpilot authors
  */
@@ -28,16 +28,24 @@ final class DownProbe {
 
 	static final double TOLERANCE = 0.05;
 
-	static final int BASELINE_WINDOWS = 3;
-
-	private final RecentValues throughputs = new RecentValues(BASELINE_WINDOWS);
+	private final WindowNoise throughputs;
 
 	private final Backoff rest;
 
 	private @Nullable Pending pending;
 
 	DownProbe(NanoClock clock) {
+		this(clock, new WindowNoise());
+	}
+
+	/**
+	 * Create a pool's probes.
+	 * @param clock the clock that times the rest after a probe that fell
+	 * @param throughputs the pool's throughput window to window, with its sizes
+	 */
+	DownProbe(NanoClock clock, WindowNoise throughputs) {
 		this.rest = new Backoff(clock);
+		this.throughputs = throughputs;
 	}
 
 	/**
@@ -49,14 +57,10 @@ final class DownProbe {
 		Pending pending = this.pending;
 		this.pending = null;
 		if (pending == null) {
-			this.throughputs.add(window.throughput());
 			return null;
 		}
 		double change = (pending.throughputBefore > 0) ? window.throughput() / pending.throughputBefore - 1 : 0;
 		boolean fell = window.queueing && change < -TOLERANCE;
-		if (!fell) {
-			this.throughputs.add(window.throughput());
-		}
 		return new Outcome(pending.from, pending.to, pending.throughputBefore, change, fell, !window.queueing);
 	}
 
@@ -86,7 +90,8 @@ final class DownProbe {
 		if (target >= size) {
 			return null;
 		}
-		double throughput = this.throughputs.mean();
+		WindowNoise.Level level = this.throughputs.level(size);
+		double throughput = (level.windows() > 0) ? level.mean() : window.throughput();
 		this.pending = new Pending(size, target, throughput);
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);

@@ -33,8 +33,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * above {@value #WAITING} of S₀) is staffed up to the model's size at once. Neither grows
  * while the process CPU is above {@value #MAX_CPU}. Each step is judged in the next
  * window ({@link StepJudge}): kept when throughput rose with the threads, undone with
- * growth resting otherwise; a step that raised throughput clearly less than in proportion
- * crossed the knee where threads stop paying: growth then stops half beyond the knee.
+ * growth resting when it fell short by more than the windows' noise
+ * ({@link WindowNoise}), judged again otherwise; a step that raised throughput clearly
+ * less than in proportion crossed the knee where threads stop paying: growth then stops
+ * half beyond the knee. A pool that refused work in a window probes down in the next only
+ * when its threads were seen to wait elsewhere.
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe}):
  * fewer is better while the throughput holds, and the probe that loses throughput finds
@@ -95,6 +98,10 @@ public final class PoolController {
 
 	private final RecentValues serviceTimes = new RecentValues(BASE_WINDOWS);
 
+	private final WindowNoise throughputNoise = new WindowNoise();
+
+	private final WindowNoise serviceNoise = new WindowNoise();
+
 	private final SurplusRule surplus = new SurplusRule();
 
 	private final SurgeWatch surges = new SurgeWatch();
@@ -142,13 +149,26 @@ public final class PoolController {
 	private int appliedSize = -1;
 
 	/**
+	 * The size the pool has had since the last window closed, -1 when it changed since
+	 * (or before the first window): only windows at one size throughout measure the
+	 * noise.
+	 */
+	private int windowSize = -1;
+
+	/**
+	 * Whether the next size applied is the one the window decided, which the next window
+	 * starts with.
+	 */
+	private boolean opening;
+
+	/**
 	 * Create a controller.
 	 * @param clock the clock that times growth blocks
 	 */
 	public PoolController(NanoClock clock) {
-		this.probes = new DownProbe(clock);
+		this.probes = new DownProbe(clock, this.throughputNoise);
 		this.knee = new Knee(clock);
-		this.steps = new StepJudge(clock, this.knee);
+		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
 	}
 
 	/**
@@ -168,10 +188,17 @@ public final class PoolController {
 		this.lastArrivalRate = law.arrivalRate();
 		this.lastGoetz = law.recommendedThreads();
 		this.lastCpuLoad = cpuLoad;
-		if (snapshot.windowCompletions() > 0 && law.meanServiceTimeMs() > 0) {
+		int held = (this.windowSize == size) ? size : -1;
+		long completions = snapshot.windowCompletions();
+		this.throughputNoise.add(held, law.throughput());
+		if (completions > 0 && law.meanServiceTimeMs() > 0) {
 			this.serviceTimes.add(law.meanServiceTimeMs());
 			this.lastServiceMs = law.meanServiceTimeMs();
 			this.lastQueueWaitMs = law.meanQueueWaitMs();
+			this.serviceNoise.add(held, law.meanServiceTimeMs());
+		}
+		else {
+			this.serviceNoise.add(-1, Double.NaN);
 		}
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
@@ -180,6 +207,7 @@ public final class PoolController {
 		Decision decision = decide(window);
 		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
 		this.standing = decision;
+		this.opening = true;
 		return decision;
 	}
 
@@ -243,8 +271,13 @@ public final class PoolController {
 				return held;
 			}
 			// A chain of probes goes on while each holds the throughput; a new one starts
-			// once the pool held its size for a while.
-			boolean due = probing || this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE;
+			// once the pool held its size for a while. A pool that refused work in the
+			// window probes down only when its threads were seen to wait elsewhere (a
+			// step
+			// whose service time rose with it, a cut that relieved, a probe that held):
+			// fewer threads would refuse more otherwise.
+			boolean due = (probing || this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE)
+					&& (window.refused == 0 || this.steps.wastedRest());
 			Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 			return (probe != null) ? probe : held;
 		}
@@ -375,6 +408,13 @@ public final class PoolController {
 	 * @param threads the size the pool has now
 	 */
 	public void applied(int threads) {
+		if (this.opening) {
+			this.windowSize = threads;
+			this.opening = false;
+		}
+		else if (threads != this.windowSize) {
+			this.windowSize = -1;
+		}
 		this.appliedSize = threads;
 		this.steps.applied(threads);
 		this.probes.applied(threads);

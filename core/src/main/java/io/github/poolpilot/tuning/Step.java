@@ -14,7 +14,16 @@ final class Step {
 
 	final int to;
 
-	final double throughputBefore;
+	/**
+	 * The throughput before the step: the window before it, or the mean of the windows at
+	 * its size before it ({@link #levelBefore}).
+	 */
+	double throughputBefore;
+
+	/**
+	 * How many windows {@link #throughputBefore} is the mean of.
+	 */
+	int windowsBefore = 1;
 
 	final long completionsBefore;
 
@@ -51,7 +60,22 @@ final class Step {
 	Step to(int to) {
 		return new Step(this.kind, this.from, to, this.throughputBefore, this.completionsBefore, this.serviceMsBefore,
 				this.queueWaitMsBefore)
-			.refusing(this.refusedBefore);
+			.refusing(this.refusedBefore)
+			.levelBefore(this.throughputBefore, this.windowsBefore);
+	}
+
+	/**
+	 * The same step, compared with the mean throughput of the windows at its size before
+	 * it rather than with the last one alone.
+	 * @param throughput their mean throughput
+	 * @param windows how many they were, none to keep the last window's
+	 */
+	Step levelBefore(double throughput, int windows) {
+		if (windows > 0 && !Double.isNaN(throughput)) {
+			this.throughputBefore = throughput;
+			this.windowsBefore = windows;
+		}
+		return this;
 	}
 
 	/**
@@ -67,7 +91,18 @@ final class Step {
 	 * {@value PoolController#WASTED} of their share: they only waited elsewhere.
 	 */
 	boolean wasted(double serviceMs) {
-		return this.serviceMsBefore > 0 && serviceMs / this.serviceMsBefore - 1 >= PoolController.WASTED * added();
+		return wasted(serviceMs, 0);
+	}
+
+	/**
+	 * Return whether the service time rose with the threads the step added, by at least
+	 * {@value PoolController#WASTED} of their share beyond a margin for its noise.
+	 * @param serviceMs the mean service time since the step
+	 * @param noise the relative rise that its noise alone may explain
+	 */
+	boolean wasted(double serviceMs, double noise) {
+		return this.serviceMsBefore > 0
+				&& serviceMs / this.serviceMsBefore - 1 - noise >= PoolController.WASTED * added();
 	}
 
 	double added() {
@@ -93,6 +128,19 @@ final class Step {
 	 */
 	double relativeError() {
 		return Math.sqrt(1.0 / Math.max(1, this.completions) + 1.0 / Math.max(1, this.completionsBefore));
+	}
+
+	/**
+	 * The standard error of that change given the windows' noise: the relative variance
+	 * of one window's throughput over the windows on either side, √(v·(1/n₁ + 1/n₀)), and
+	 * never less than the Poisson error of the counts.
+	 * @param relativeVariance the relative variance of one window's throughput
+	 * ({@link WindowNoise#relativeVariance()})
+	 */
+	double relativeError(double relativeVariance) {
+		double measured = relativeVariance * (1.0 / Math.max(1, this.windows) + 1.0 / this.windowsBefore);
+		return Math.sqrt(Math.max(measured, 1.0 / Math.max(1, this.completions)
+				+ 1.0 / Math.max(1, this.completionsBefore * (long) this.windowsBefore)));
 	}
 
 	/**

@@ -17,12 +17,14 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * did not pay. A saturated step is kept if the queue drained or throughput rose by at
  * least {@value PoolController#MIN_SCALING_EFFICIENCY} of the relative size increase,
  * otherwise undone, with growth blocked for 30 s, doubling up to 5 min ({@link Backoff}),
- * and the next step a small probe; a shortfall within two standard errors of the windows'
- * throughput (completions counted as Poisson) is judged again over up to
- * {@value PoolController#JUDGING_WINDOWS} windows, unless the service time rose with the
- * threads, which says they only waited. A staffing step is undone when the wait it took
- * off the queue reappeared in the service time. A kept step that raised throughput
- * clearly less than in proportion crossed the knee, which the {@link Knee} learns.
+ * and the next step a small probe. A step is compared with the mean throughput of the
+ * windows at its size before it, and a shortfall within two standard errors of the
+ * windows' noise ({@link WindowNoise}, never less than the completions' Poisson noise) is
+ * judged again over up to {@value PoolController#JUDGING_WINDOWS} windows, unless the
+ * service time rose with the threads beyond its own noise, which says they only waited. A
+ * staffing step is undone when the wait it took off the queue reappeared in the service
+ * time. A kept step that raised throughput clearly less than in proportion crossed the
+ * knee, which the {@link Knee} learns.
  *
  * @author poolpilot authors
  */
@@ -31,6 +33,10 @@ final class StepJudge {
 	private final Backoff growthRest;
 
 	private final Knee knee;
+
+	private final WindowNoise throughputs;
+
+	private final WindowNoise serviceTimes;
 
 	private @Nullable Step step;
 
@@ -45,8 +51,21 @@ final class StepJudge {
 	private boolean wasted;
 
 	StepJudge(NanoClock clock, Knee knee) {
+		this(clock, knee, new WindowNoise(), new WindowNoise());
+	}
+
+	/**
+	 * Create a judge.
+	 * @param clock the clock that times growth's rests
+	 * @param knee the knee that kept steps teach
+	 * @param throughputs the pool's throughput window to window
+	 * @param serviceTimes the pool's mean service time window to window
+	 */
+	StepJudge(NanoClock clock, Knee knee, WindowNoise throughputs, WindowNoise serviceTimes) {
 		this.growthRest = new Backoff(clock);
 		this.knee = knee;
+		this.throughputs = throughputs;
+		this.serviceTimes = serviceTimes;
 	}
 
 	/**
@@ -72,8 +91,10 @@ final class StepJudge {
 			return null;
 		}
 		boolean measured = window.completions > 0;
-		// The service time rising with the threads says they only waited elsewhere.
-		boolean wasted = measured && step.wasted(law.meanServiceTimeMs());
+		double serviceNoise = serviceError();
+		// The service time rising with the threads beyond its noise says they only
+		// waited elsewhere.
+		boolean wasted = measured && step.wasted(law.meanServiceTimeMs(), WindowNoise.SIGNIFICANT * serviceNoise);
 		// A step after which the pool refuses less, or still refuses work its threads
 		// do not wait for, is kept: refusals are demand that throughput does not show.
 		boolean refusesLess = !wasted && refusedShare(window) < step.refusedBefore / 2;
@@ -88,8 +109,10 @@ final class StepJudge {
 			double serviceChange = law.meanServiceTimeMs() - step.serviceMsBefore;
 			// The wait moved from the queue into the service time: only when the queue
 			// wait fell (a backlog draining, a burst, may lengthen both).
-			boolean moved = waitChange < 0 && serviceChange > PoolController.WASTED * -waitChange
-					+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore;
+			boolean moved = waitChange < 0
+					&& serviceChange > PoolController.WASTED * -waitChange
+							+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore
+					&& serviceChange > WindowNoise.SIGNIFICANT * serviceNoise * step.serviceMsBefore;
 			// Otherwise (the wait grew as a backlog drained, or a burst came) only a
 			// service time that rose as threads that only wait make it says so.
 			boolean waited = waitChange >= 0 && wasted;
@@ -102,6 +125,7 @@ final class StepJudge {
 		double gain = step.gain();
 		double added = step.added();
 		double efficiency = gain / added;
+		double error = step.relativeError(this.throughputs.relativeVariance());
 		if (step.kind == Step.Kind.SATURATED && !refusesLess && window.queueing
 				&& efficiency < PoolController.MIN_SCALING_EFFICIENCY) {
 			if (wasted) {
@@ -111,9 +135,9 @@ final class StepJudge {
 				// Its threads did not wait elsewhere, and the pool still turns work away.
 				return null;
 			}
-			// Otherwise keep judging while the shortfall is within two standard errors of
-			// the windows' throughput and the step has had fewer than three.
-			if ((gain + 2 * step.relativeError()) / added >= PoolController.MIN_SCALING_EFFICIENCY
+			// Otherwise keep judging while the shortfall is within the windows' noise and
+			// the step has had fewer than three.
+			if ((gain + WindowNoise.SIGNIFICANT * error) / added >= PoolController.MIN_SCALING_EFFICIENCY
 					&& step.windows < PoolController.JUDGING_WINDOWS) {
 				this.step = step;
 				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
@@ -122,9 +146,10 @@ final class StepJudge {
 					new NoGain(gain, added, blockGrowth(false)), null, false);
 		}
 		this.growthRest.reset();
-		if (window.queueing && efficiency < PoolController.KNEE_EFFICIENCY) {
-			// It crossed the knee, where threads stop paying: the new throughput needs
-			// only about from · X₁/X₀ of them.
+		if (window.queueing && (gain + error) / added < PoolController.KNEE_EFFICIENCY) {
+			// It crossed the knee, where threads stop paying, by more than a standard
+			// error of the windows' noise: the new throughput needs only about
+			// from · X₁/X₀ of them.
 			this.knee.learn(step.from * (1 + gain));
 		}
 		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()) {
@@ -147,10 +172,20 @@ final class StepJudge {
 	}
 
 	/**
-	 * Take a step, to be judged in the next window.
+	 * The standard error of a step's relative change of service time, one window against
+	 * the one before it, from the windows' noise.
+	 */
+	private double serviceError() {
+		return Math.sqrt(2 * this.serviceTimes.relativeVariance());
+	}
+
+	/**
+	 * Take a step, to be judged in the next windows against the mean throughput of the
+	 * windows at its size before it.
 	 */
 	void take(Step step) {
-		this.step = step;
+		WindowNoise.Level level = this.throughputs.level(step.from);
+		this.step = step.levelBefore(level.mean(), level.windows());
 	}
 
 	/**
@@ -184,12 +219,14 @@ final class StepJudge {
 
 	/**
 	 * Block growth as after a step whose threads only waited, unless it is blocked
-	 * already: fewer threads served as much.
+	 * already: fewer threads served as much. Either way the rest is now one that refusals
+	 * do not cut short ({@link #wastedRest()}).
 	 */
 	void restGrowth() {
 		if (!this.growthRest.resting()) {
 			blockGrowth(true);
 		}
+		this.wasted = true;
 	}
 
 	/**

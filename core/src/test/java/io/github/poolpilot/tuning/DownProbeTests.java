@@ -108,15 +108,18 @@ class DownProbeTests {
 	}
 
 	@Test
-	void theThroughputOfAProbeThatHeldJoinsTheBaselineOfTheNext() {
-		DownProbe probe = new DownProbe(this.clock);
-		probe.judge(window(100, 100, 20, 9.0, 0.5));
-		assertThat(probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee).cause())
-			.isEqualTo(new ProbingDown(100, 100));
-		assertThat(probe.judge(window(140, 130, 15, 9.0, 0.5)).fell()).isFalse();
-		// The baseline is now the mean of 100 and 130.
-		assertThat(probe.start(window(140, 130, 15, 9.0, 0.5), null, this.knee).cause())
+	void aProbeIsJudgedAgainstTheMeanOfTheWindowsAtTheSizeItStartsFrom() {
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		throughputs.add(20, 100);
+		throughputs.add(20, 130);
+		assertThat(probe.start(window(140, 130, 20, 9.0, 0.5), null, this.knee).cause())
 			.isEqualTo(new ProbingDown(115, 100));
+		throughputs.add(15, 130);
+		assertThat(probe.judge(window(140, 130, 15, 9.0, 0.5)).fell()).isFalse();
+		// The next is judged against the windows at 15 threads only.
+		assertThat(probe.start(window(140, 130, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(130, 100));
 	}
 
 	@Test

@@ -237,6 +237,33 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aPoolThatRefusedWorkInAWindowDoesNotProbeDownInTheNext() {
+		// The same pool at its max-threads, now turning 80 tasks away in each window:
+		// fewer threads would refuse more, and nothing says its threads only wait.
+		PoolBounds upTo50 = new PoolBounds(1, 50);
+		for (int window = 1; window <= 5; window++) {
+			Decision hold = this.controller.decide(refusing(50, 80L * window), 50, upTo50, 0.2);
+			assertThat(hold.changed()).isFalse();
+			assertThat(hold.cause()).isEqualTo(new AtMaxThreads(50));
+		}
+		// A window without refusals: the probe comes.
+		Decision probe = this.controller.decide(refusing(50, 400), 50, upTo50, 0.2);
+		assertThat(probe.cause()).isEqualTo(new ProbingDown(160, 312.5));
+		assertThat(probe.threads()).isEqualTo(37);
+	}
+
+	/**
+	 * A window of the pool at its max-threads in front of a downstream serving 160/s,
+	 * offered 240/s, having refused so many tasks since it started.
+	 */
+	private static PoolSnapshot refusing(int size, long refusedSoFar) {
+		PoolSnapshot window = window(240, 160, 312.5, size, 600, null);
+		return new PoolSnapshot(window.pool(), window.windowSeconds(), window.sizes(),
+				new TaskCounts(0, 0, 0, refusedSoFar, 0), window.windowArrivals(), window.windowCompletions(),
+				window.queueWait(), window.serviceTime(), window.responseTime(), window.littlesLaw(), null);
+	}
+
+	@Test
 	void noProbeGoesBelowTheThreadsTheCpuKeepsBusy() {
 		// CPU-bound: 2 threads of 2 ms, nearly all of it CPU (W/C 0.02) on 2 cores.
 		for (int i = 0; i < 5; i++) {

@@ -151,6 +151,42 @@ class StepJudgeTests {
 		assertThat(this.judge.limit(20, 21)).isEqualTo(21);
 	}
 
+	@Test
+	void aShortfallWithinTheMeasuredNoiseIsJudgedAgainWhereCountingAloneWouldRevertIt() {
+		// A million tasks a second: the count's own noise is a thousandth. The windows
+		// at 10 threads swung ±20 %: a step that gained nothing in one window is within
+		// that.
+		WindowNoise throughputs = new WindowNoise();
+		StepJudge noisy = new StepJudge(this.clock, this.knee, throughputs, new WindowNoise());
+		for (double throughput : new double[] { 800_000, 1_200_000, 800_000, 1_200_000 }) {
+			throughputs.add(10, throughput);
+		}
+		noisy.take(new Step(Kind.SATURATED, 10, 15, 1_200_000, 1_200_000, 20, 0));
+		throughputs.add(15, 1_000_000);
+		Decision judging = noisy.judge(window(1_500_000, 1_000_000, 20, 0, 15, 5)).undone();
+		assertThat(judging.cause()).isEqualTo(new Judging(10, 15, 0));
+		// Against the mean of the four windows before it, not the last one alone.
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 1_200_000, 1_200_000, 20, 0));
+		assertThat(this.judge.judge(window(1_500_000, 1_000_000, 20, 0, 15, 5)).undone().cause())
+			.isInstanceOf(NoGain.class);
+	}
+
+	@Test
+	void aServiceTimeThatRoseWithinItsNoiseDoesNotSayTheThreadsOnlyWaited() {
+		// +50 % threads and the service time up by a third, but it swings by a third
+		// window to window: judged on the throughput, within its noise, rather than
+		// undone at once.
+		WindowNoise serviceTimes = new WindowNoise();
+		StepJudge noisy = new StepJudge(this.clock, this.knee, new WindowNoise(), serviceTimes);
+		for (double serviceMs : new double[] { 15, 25, 15, 25 }) {
+			serviceTimes.add(10, serviceMs);
+		}
+		noisy.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		assertThat(noisy.judge(window(120, 101, 26.7, 0, 15, 5)).undone().cause()).isInstanceOf(Judging.class);
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
+		assertThat(this.judge.judge(window(120, 101, 26.7, 0, 15, 5)).undone().cause()).isInstanceOf(NoGain.class);
+	}
+
 	private static ClosedWindow window(double arrivalRate, double throughput, double serviceMs, double queueWaitMs,
 			int size, int queued) {
 		return new ClosedWindow(

@@ -1,0 +1,131 @@
+package io.github.poolpilot.tuning;
+
+/**
+ * How much one of a pool's figures (its throughput, its service time) varies from window
+ * to window while its size holds: the noise that a step's difference must exceed before
+ * it is kept or undone, as the signal-to-noise test of the .NET thread pool's hill
+ * climbing. Each window adds its value with the size it had throughout; the noise is the
+ * pooled relative variance within the runs of windows at one size in the last
+ * {@value #WINDOWS}, so that a step's own change is not counted as noise. A burst, a
+ * lull, a mix of cheap and expensive tasks or a host stealing CPU all show in it; a
+ * steady load on a quiet machine leaves only the noise of counting, which the judges take
+ * as the least noise there is (a Poisson count's 1/N).
+ *
+ * @author poolpilot authors
+ */
+final class WindowNoise {
+
+	/**
+	 * The windows the noise is measured over.
+	 */
+	static final int WINDOWS = 12;
+
+	/**
+	 * The most windows at one size that make the level a step is compared with: older
+	 * ones may have had another load.
+	 */
+	static final int LEVEL_WINDOWS = 4;
+
+	/**
+	 * How many standard errors a difference must exceed to count.
+	 */
+	static final double SIGNIFICANT = 2;
+
+	private final int[] sizes = new int[WINDOWS];
+
+	private final double[] values = new double[WINDOWS];
+
+	private int count;
+
+	/**
+	 * Add a window's value.
+	 * @param size the size the pool had throughout the window, or -1 when it changed
+	 * during it (such a window starts a new run and belongs to none)
+	 * @param value the figure, NaN when the window did not measure it
+	 */
+	void add(int size, double value) {
+		int at = this.count % WINDOWS;
+		this.sizes[at] = (Double.isNaN(value)) ? -1 : size;
+		this.values[at] = value;
+		this.count++;
+	}
+
+	/**
+	 * Return the relative variance of one window's value, pooled within the runs of
+	 * windows at one size: 0 until two windows in a row had one size.
+	 */
+	double relativeVariance() {
+		double squares = 0;
+		int degrees = 0;
+		int filled = Math.min(this.count, WINDOWS);
+		int run = 0;
+		double sum = 0;
+		for (int i = filled - 1; i >= -1; i--) {
+			int size = (i >= 0) ? sizeAt(i) : -1;
+			boolean continues = i >= 0 && size >= 0 && run > 0 && size == sizeAt(i + 1);
+			if (!continues) {
+				if (run >= 2) {
+					double mean = sum / run;
+					if (mean > 0) {
+						for (int j = i + 1; j <= i + run; j++) {
+							double deviation = valueAt(j) / mean - 1;
+							squares += deviation * deviation;
+						}
+						degrees += run - 1;
+					}
+				}
+				run = 0;
+				sum = 0;
+			}
+			if (i >= 0 && size >= 0) {
+				run++;
+				sum += valueAt(i);
+			}
+		}
+		return (degrees > 0) ? squares / degrees : 0;
+	}
+
+	/**
+	 * Return the level of the last run of windows, when they were at the given size: the
+	 * mean of its last {@value #LEVEL_WINDOWS} values and how many.
+	 * @param size the size
+	 * @return the level, of no windows when the last window was at another size
+	 */
+	Level level(int size) {
+		int filled = Math.min(this.count, WINDOWS);
+		int windows = 0;
+		double sum = 0;
+		for (int i = filled - 1; i >= 0 && windows < LEVEL_WINDOWS && sizeAt(i) == size; i--) {
+			windows++;
+			sum += valueAt(i);
+		}
+		return new Level((windows > 0) ? sum / windows : Double.NaN, windows);
+	}
+
+	/**
+	 * The i-th of the windows kept, oldest first.
+	 */
+	private int sizeAt(int i) {
+		return this.sizes[index(i)];
+	}
+
+	private double valueAt(int i) {
+		return this.values[index(i)];
+	}
+
+	private int index(int i) {
+		int oldest = (this.count > WINDOWS) ? this.count % WINDOWS : 0;
+		return (oldest + i) % WINDOWS;
+	}
+
+	/**
+	 * A figure's level over a few windows at one size.
+	 *
+	 * @param mean its mean, NaN over no windows
+	 * @param windows how many windows
+	 */
+	record Level(double mean, int windows) {
+
+	}
+
+}

@@ -1,0 +1,82 @@
+package io.github.poolpilot.tuning;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.tuning.WindowNoise.Level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+
+/**
+ * Tests for {@link WindowNoise}: what counts as noise, and the level a step is compared
+ * with.
+ *
+ * @author poolpilot authors
+ */
+class WindowNoiseTests {
+
+	@Test
+	void aSteadyFigureHasNoNoise() {
+		WindowNoise noise = new WindowNoise();
+		for (int i = 0; i < 5; i++) {
+			noise.add(10, 100);
+		}
+		assertThat(noise.relativeVariance()).isZero();
+	}
+
+	@Test
+	void noNoiseIsMeasuredUntilTwoWindowsInARowHadOneSize() {
+		WindowNoise noise = new WindowNoise();
+		noise.add(10, 50);
+		noise.add(11, 150);
+		assertThat(noise.relativeVariance()).isZero();
+		noise.add(11, 50);
+		assertThat(noise.relativeVariance()).isEqualTo(0.5);
+	}
+
+	@Test
+	void theNoiseIsTheVarianceWithinTheRunsOfWindowsAtOneSizeNotTheStepsBetweenThem() {
+		WindowNoise noise = new WindowNoise();
+		// ±10 % around 100 at 10 threads, ±10 % around 200 at 20: the step doubled the
+		// throughput, which is no noise.
+		noise.add(10, 90);
+		noise.add(10, 110);
+		noise.add(20, 180);
+		noise.add(20, 220);
+		// Four squared deviations of 0.01 over 2 degrees of freedom.
+		assertThat(noise.relativeVariance()).isCloseTo(0.02, offset(1e-12));
+	}
+
+	@Test
+	void aWindowWhoseSizeChangedDuringItBelongsToNoRun() {
+		WindowNoise noise = new WindowNoise();
+		noise.add(10, 90);
+		noise.add(-1, 300);
+		noise.add(10, 110);
+		assertThat(noise.relativeVariance()).isZero();
+		assertThat(noise.level(10)).isEqualTo(new Level(110, 1));
+	}
+
+	@Test
+	void theLevelIsTheMeanOfTheLastFewWindowsOfTheLastRunAtThatSize() {
+		WindowNoise noise = new WindowNoise();
+		noise.add(10, 50);
+		for (int throughput = 100; throughput <= 150; throughput += 10) {
+			noise.add(12, throughput);
+		}
+		assertThat(noise.level(12)).isEqualTo(new Level(135, WindowNoise.LEVEL_WINDOWS));
+		assertThat(noise.level(10).windows()).isZero();
+	}
+
+	@Test
+	void onlyTheLastWindowsCount() {
+		WindowNoise noise = new WindowNoise();
+		noise.add(10, 50);
+		noise.add(10, 150);
+		for (int i = 0; i < WindowNoise.WINDOWS; i++) {
+			noise.add(20, 100);
+		}
+		assertThat(noise.relativeVariance()).isZero();
+	}
+
+}
