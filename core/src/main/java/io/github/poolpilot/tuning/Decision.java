@@ -229,9 +229,9 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		 *
 		 * @param remaining how much longer it settles
 		 * @param lastResizeTook how long its last resize took until its workers worked
-		 * again
+		 * again, or {@code null} while its first one runs
 		 */
-		record Settling(Duration remaining, Duration lastResizeTook) implements Cause {
+		record Settling(Duration remaining, @Nullable Duration lastResizeTook) implements Cause {
 		}
 
 		/**

@@ -109,8 +109,12 @@ public final class DecisionFormat {
 					+ " threads";
 		}
 		if (cause instanceof Settling settling) {
-			return "settling after a resize that took " + seconds(settling.lastResizeTook())
-					+ " s to take effect, next change in " + seconds(settling.remaining()) + " s";
+			Duration took = settling.lastResizeTook();
+			return (took != null)
+					? "settling after a resize that took " + seconds(took) + " s to take effect, next change in "
+							+ seconds(settling.remaining()) + " s"
+					: "settling while a resize restarts its workers, next change in at least "
+							+ seconds(settling.remaining()) + " s";
 		}
 		if (cause instanceof AtMaxThreads atMax) {
 			return "saturated at max-threads " + atMax.maxThreads();

@@ -55,6 +55,15 @@ class DecisionFormatTests {
 	}
 
 	@Test
+	void aPoolSettlingAfterARestartSaysWhatTheRestartCost() {
+		assertThat(format(Action.HOLD, 3, 3,
+				new Decision.Cause.Settling(Duration.ofMillis(7400), Duration.ofMillis(840)), null))
+			.isEqualTo("hold: settling after a resize that took 0.8 s to take effect, next change in 7.4 s");
+		assertThat(format(Action.HOLD, 3, 3, new Decision.Cause.Settling(Duration.ofSeconds(2), null), null))
+			.isEqualTo("hold: settling while a resize restarts its workers, next change in at least 2.0 s");
+	}
+
+	@Test
 	void whatHoldsGrowthBack() {
 		assertThat(format(Action.HOLD, 8, 8, new CpuBound(0.95), null)).isEqualTo("hold: CPU 95%");
 		assertThat(format(Action.HOLD, 8, 8, new GrowthBlocked(Duration.ofSeconds(30)), null))

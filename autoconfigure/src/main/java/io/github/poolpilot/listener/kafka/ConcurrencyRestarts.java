@@ -173,7 +173,7 @@ final class ConcurrencyRestarts {
 		Duration cost = this.lastCost;
 		if (this.restarting) {
 			Duration estimate = (cost != null) ? cost.multipliedBy(this.settleFactor + 1L) : this.minimumSettle;
-			return new Settling(estimate, (cost != null) ? cost : Duration.ZERO);
+			return new Settling((estimate.compareTo(this.minimumSettle) < 0) ? this.minimumSettle : estimate, cost);
 		}
 		long remaining = this.settledAt - System.nanoTime();
 		return (cost != null && remaining > 0) ? new Settling(Duration.ofNanos(remaining), cost) : null;
