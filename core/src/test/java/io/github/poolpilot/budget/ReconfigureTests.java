@@ -4,13 +4,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
@@ -18,6 +21,7 @@ import io.github.poolpilot.budget.ThreadBudget.Reconfigured;
 import io.github.poolpilot.budget.ThreadBudget.Room;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Tests for a new maximum and new pool settings applied together
@@ -30,6 +34,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author poolpilot authors
  */
 class ReconfigureTests {
+
+	private static final int SEEDS = 400;
+
+	/**
+	 * How the seeded family's cases ended, so that it is known to reach each outcome.
+	 */
+	private static final Map<String, Integer> OUTCOMES = new ConcurrentHashMap<>();
 
 	private final List<Member> restored = new ArrayList<>();
 
@@ -91,8 +102,48 @@ class ReconfigureTests {
 		assertThat(told).containsExactly(new Loan("idle", "growing", 10, 7));
 	}
 
+	@ParameterizedTest(name = "to {0}")
+	@ValueSource(ints = { 16, 30 })
+	void aDoorThatThrowsWhileTheSettingsApplyPutsEveryPoolBack(int maxThreads) {
+		Member shrinking = new Member("shrinking", 1, 10, 0);
+		Member growing = new Member("growing", 1, 10, 0);
+		ThreadBudget budget = budget(20, List.of(shrinking, growing));
+		Map<Member, Reconfigured> sizes = new LinkedHashMap<>();
+		sizes.put(shrinking, new Reconfigured(2, 4));
+		sizes.put(growing, new Reconfigured(2, 12));
+		Consumer<Member> apply = apply(sizes, () -> {
+		});
+		IllegalStateException refused = new IllegalStateException("the executor refused");
+		assertThatThrownBy(() -> budget.reconfigure(maxThreads, sizes, (member) -> {
+			if (member == growing) {
+				throw refused;
+			}
+			apply.accept(member);
+		}, this::restore)).isSameAs(refused);
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(20);
+		assertThat(shrinking).hasToString("shrinking min 1 core 10 max 10");
+		assertThat(growing).hasToString("growing min 1 core 10 max 10");
+		assertThat(this.restored).containsExactlyInAnyOrder(shrinking, growing);
+	}
+
 	static LongStream seeds() {
-		return LongStream.range(0, 400);
+		return LongStream.range(0, SEEDS);
+	}
+
+	/**
+	 * The seeded family is only as good as the outcomes it reaches: a lower budget
+	 * refused, and one applied, each in many cases. (Its doors never refuse to grow: a
+	 * door that throws is
+	 * {@link #aDoorThatThrowsWhileTheSettingsApplyPutsEveryPoolBack}.)
+	 */
+	@AfterAll
+	static void theSeededFamilyReachesEveryOutcome() {
+		if (OUTCOMES.values().stream().mapToInt(Integer::intValue).sum() < SEEDS) {
+			return; // the family did not run in full
+		}
+		assertThat(OUTCOMES).as("outcomes of %d seeds", SEEDS).containsKeys("overrun", "applied");
+		assertThat(OUTCOMES.values()).as("outcomes of %d seeds: %s", SEEDS, OUTCOMES)
+			.allSatisfy((count) -> assertThat(count).isGreaterThanOrEqualTo(SEEDS / 20));
 	}
 
 	/**
@@ -139,16 +190,20 @@ class ReconfigureTests {
 		}
 		catch (IllegalStateException ex) {
 			// A pool's door refused to grow: nothing may have changed.
+			OUTCOMES.merge("door", 1, Integer::sum);
 			assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(maxThreads);
 			assertThat(members.stream().map(Member::toString).toList()).as(why).isEqualTo(before);
 			return;
 		}
 		if (overrun != null) {
+			OUTCOMES.merge("overrun", 1, Integer::sum);
 			assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(maxThreads);
 			assertThat(members.stream().map(Member::toString).toList()).as(why).isEqualTo(before);
 			assertThat(overrun.maxThreads()).as(why).isEqualTo(lower);
 			return;
 		}
+		OUTCOMES.merge("applied", 1, Integer::sum);
+		assertThat(this.restored).as(why + ": pools given their old settings back").isEmpty();
 		assertThat(budget.getConfiguredMaxThreads()).as(why).isEqualTo(lower);
 		int holds = members.stream().mapToInt((member) -> Math.max(member.max, member.live)).sum();
 		assertThat(holds).as(why + ": threads the pools hold").isLessThanOrEqualTo(lower);
