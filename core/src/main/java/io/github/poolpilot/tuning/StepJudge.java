@@ -131,19 +131,21 @@ final class StepJudge {
 			if (wasted) {
 				return revertWasted(step, window);
 			}
-			if (window.refusing()) {
-				// Its threads did not wait elsewhere, and the pool still turns work away.
-				return null;
+			// A pool that still turns work away keeps a step its threads did not wait
+			// for, but learns the knee it crossed below, so that the next steps stop
+			// half beyond it instead of climbing on refusals that more threads do not
+			// serve.
+			if (!window.refusing()) {
+				// Otherwise keep judging while the shortfall is within the windows'
+				// noise and the step has had fewer than three.
+				if ((gain + WindowNoise.SIGNIFICANT * error) / added >= PoolController.MIN_SCALING_EFFICIENCY
+						&& step.windows < PoolController.JUDGING_WINDOWS) {
+					this.step = step;
+					return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
+				}
+				return Decision.change(Action.REVERT, step.to, window.bounds.clamp(step.from),
+						new NoGain(gain, added, blockGrowth(false)), null, false);
 			}
-			// Otherwise keep judging while the shortfall is within the windows' noise and
-			// the step has had fewer than three.
-			if ((gain + WindowNoise.SIGNIFICANT * error) / added >= PoolController.MIN_SCALING_EFFICIENCY
-					&& step.windows < PoolController.JUDGING_WINDOWS) {
-				this.step = step;
-				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
-			}
-			return Decision.change(Action.REVERT, step.to, window.bounds.clamp(step.from),
-					new NoGain(gain, added, blockGrowth(false)), null, false);
 		}
 		this.growthRest.reset();
 		if (window.queueing && (gain + error) / added < PoolController.KNEE_EFFICIENCY) {

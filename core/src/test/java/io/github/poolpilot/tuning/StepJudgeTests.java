@@ -14,6 +14,7 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 import io.github.poolpilot.tuning.Step.Kind;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link StepJudge} at the edges of its rules: where a staffing step's wait
@@ -129,6 +130,20 @@ class StepJudgeTests {
 	}
 
 	@Test
+	void aStepThatDidNotPayWhileThePoolRefusesWorkIsKeptAndTeachesTheKnee() {
+		// +33 % threads, throughput 2 % lower, the service time as before: the threads
+		// did
+		// not wait elsewhere, so the step stays, but growth must stop half beyond 50.
+		this.judge.take(new Step(Kind.SATURATED, 51, 68, 66, 66, 300, 0));
+		StepJudge.Verdict verdict = this.judge.judge(refusing(240, 64.7, 300, 68, 100, 150));
+		assertThat(verdict.undone()).isNull();
+		assertThat(verdict.kept()).isNotNull();
+		assertThat(this.knee.known()).isTrue();
+		assertThat(this.knee.threads()).isCloseTo(51 * 64.7 / 66, within(0.5));
+		assertThat(this.knee.cap()).isLessThan(80);
+	}
+
+	@Test
 	void aSurgeMovesAPendingSurgeStepAndReplacesAnyOtherStep() {
 		this.judge.surge(14, new Step(Kind.SURGE, 10, 14, 100, 100, 20, 0));
 		this.judge.surge(18, new Step(Kind.SURGE, 14, 18, 120, 120, 20, 0));
@@ -185,6 +200,13 @@ class StepJudgeTests {
 		assertThat(noisy.judge(window(120, 101, 26.7, 0, 15, 5)).undone().cause()).isInstanceOf(Judging.class);
 		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
 		assertThat(this.judge.judge(window(120, 101, 26.7, 0, 15, 5)).undone().cause()).isInstanceOf(NoGain.class);
+	}
+
+	private static ClosedWindow refusing(double arrivalRate, double throughput, double serviceMs, int size, int queued,
+			long refused) {
+		return new ClosedWindow(
+				PoolControllerTests.window(arrivalRate, throughput, serviceMs, 0, size, queued, null, null), size,
+				new PoolBounds(1, 200), 0.2, 300, Double.NaN, refused);
 	}
 
 	private static ClosedWindow window(double arrivalRate, double throughput, double serviceMs, double queueWaitMs,
