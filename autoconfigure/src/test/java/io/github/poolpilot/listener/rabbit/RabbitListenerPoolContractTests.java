@@ -10,6 +10,7 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -230,16 +231,17 @@ class RabbitListenerPoolContractTests {
 	}
 
 	private static SimpleMessageListenerContainer container(ConfigurableApplicationContext context) {
-		// Not getListenerContainer(String), whose return type moved between Spring AMQP
-		// 4.0
-		// and 4.1: the compatibility run on Spring Boot 4.0 runs these classes too.
-		return context.getBean(RabbitListenerEndpointRegistry.class)
-			.getListenerContainers()
-			.stream()
-			.map(SimpleMessageListenerContainer.class::cast)
-			.filter((container) -> "orders".equals(container.getListenerId()))
-			.findFirst()
-			.orElseThrow();
+		// Neither getListenerContainer(String) nor a stream of the containers: the type
+		// of the registry's containers moved between Spring AMQP 4.0 and 4.1, and the
+		// compatibility run on Spring Boot 4.0 runs these classes too. A wildcard
+		// collection names no such type.
+		Collection<?> containers = context.getBean(RabbitListenerEndpointRegistry.class).getListenerContainers();
+		for (Object container : containers) {
+			if (container instanceof SimpleMessageListenerContainer simple && "orders".equals(simple.getListenerId())) {
+				return simple;
+			}
+		}
+		throw new IllegalStateException("No listener container 'orders' in " + containers);
 	}
 
 	private void publish(ConfigurableApplicationContext context, int from, int to) {
