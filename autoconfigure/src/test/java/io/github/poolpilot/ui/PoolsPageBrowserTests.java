@@ -107,10 +107,10 @@ class PoolsPageBrowserTests {
 		post("report", "{\"corePoolSize\":1,\"maxPoolSize\":4}");
 		post("report", "{\"tuning\":\"auto\"}");
 		WebElement report = this.browser.findElement(By.cssSelector("section.pool[data-pool='report']"));
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> report.findElement(By.cssSelector("[data-figure='lendable'] b")).getText().equals("3"));
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> this.browser.findElement(By.cssSelector("#budget-legend [data-pool='report']"))
 				.getText()
@@ -126,15 +126,15 @@ class PoolsPageBrowserTests {
 		max.sendKeys("3");
 		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
 		ManagedPool pool = this.app.getBean(PoolRegistry.class).get("talk");
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.maxPoolSize() == 3 && pool.corePoolSize() == 3);
+		await().atMost(Duration.ofSeconds(30)).until(() -> pool.maxPoolSize() == 3 && pool.corePoolSize() == 3);
 		// The page redraws a pool's badges every second: a badge read as it is replaced
 		// is
 		// read again.
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("manual"));
 		talk.findElement(By.cssSelector("button[data-action='auto']")).click();
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("auto"));
 
@@ -143,7 +143,7 @@ class PoolsPageBrowserTests {
 		max.clear();
 		max.sendKeys("2");
 		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".controls .message")).getText(),
 					(message) -> message.contains("corePoolSize"));
