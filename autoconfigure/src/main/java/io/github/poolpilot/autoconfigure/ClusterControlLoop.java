@@ -31,7 +31,7 @@ class ClusterControlLoop implements SmartLifecycle {
 
 	private final PoolRegistry registry;
 
-	private final Map<String, PoolpilotProperties.PoolCluster> limits;
+	private final Map<String, PoolProperties.Cluster> limits;
 
 	private final Duration window;
 
@@ -40,7 +40,7 @@ class ClusterControlLoop implements SmartLifecycle {
 	private @Nullable ScheduledExecutorService scheduler;
 
 	ClusterControlLoop(ClusterCoordinator coordinator, PoolRegistry registry,
-			Map<String, PoolpilotProperties.PoolCluster> limits, Duration window, int leaseHeartbeats) {
+			Map<String, PoolProperties.Cluster> limits, Duration window, int leaseHeartbeats) {
 		this.coordinator = coordinator;
 		this.registry = registry;
 		this.limits = limits;

@@ -4,9 +4,6 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.PoolCluster;
-
 /**
  * Checks the cluster's keys: {@code poolpilot.cluster.*} and each pool's
  * {@code cluster.*}, so that a bad value fails start-up with a message naming it.
@@ -23,7 +20,7 @@ final class ClusterPropertiesValidator {
 	 * @param prefix the keys' prefix, ending with a dot
 	 * @param cluster the pool's cluster keys
 	 */
-	static void validate(String prefix, PoolCluster cluster) {
+	static void validate(String prefix, PoolProperties.Cluster cluster) {
 		Integer maxThreads = cluster.getMaxThreads();
 		Integer localShare = cluster.getLocalShare();
 		if (maxThreads != null && maxThreads < 1) {
@@ -48,7 +45,7 @@ final class ClusterPropertiesValidator {
 	 * @return the cluster group
 	 */
 	static String validate(PoolpilotClusterProperties cluster, @Nullable String applicationName,
-			Map<String, Pool> pools) {
+			Map<String, PoolProperties> pools) {
 		if (cluster.getLeaseHeartbeats() < 2) {
 			throw new InvalidPoolpilotPropertyException("poolpilot.cluster.lease-heartbeats",
 					cluster.getLeaseHeartbeats(),

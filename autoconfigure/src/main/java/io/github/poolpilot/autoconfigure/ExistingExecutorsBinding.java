@@ -8,7 +8,6 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 import io.github.poolpilot.task.ExistingExecutorSettings.Own;
@@ -27,8 +26,8 @@ import org.springframework.core.env.Environment;
 /**
  * The settings of each existing executor, by bean name:
  * {@code poolpilot.existing-executors.<bean>.*}, the same keys as a declared pool's
- * ({@link Pool}), bound over what the executor was made with. Unset keys keep the
- * executor's own settings: {@code min-threads} is its core size (the core size is a
+ * ({@link PoolProperties}), bound over what the executor was made with. Unset keys keep
+ * the executor's own settings: {@code min-threads} is its core size (the core size is a
  * floor: the tuner never shrinks the pool below what the application asked to keep),
  * {@code max-threads} its maximum size ({@code Integer.MAX_VALUE} brought down to the
  * core size), {@code queue-capacity} its queue's
@@ -67,7 +66,7 @@ final class ExistingExecutorsBinding {
 		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
 		String beanName = own.beanName();
 		ConfigurationPropertyName name = configuredNames(environment).get(uniform(beanName));
-		Pool pool = pool(environment, own, properties.getExistingExecutors().getQueueCapacity(), name);
+		PoolProperties pool = pool(environment, own, properties.getExistingExecutors().getQueueCapacity(), name);
 		PoolBounds bounds = new PoolBounds(pool.getMinThreads(), pool.getMaxThreads());
 		int core = bounds.clamp(own.corePoolSize());
 		int max = Math.max(core, bounds.clamp(own.maxPoolSize()));
@@ -88,13 +87,13 @@ final class ExistingExecutorsBinding {
 	 * @param defaultQueueCapacity the capacity given to an unbounded queue
 	 * @return the settings
 	 */
-	static Pool pool(Environment environment, Own own, int defaultQueueCapacity) {
+	static PoolProperties pool(Environment environment, Own own, int defaultQueueCapacity) {
 		return pool(environment, own, defaultQueueCapacity, configuredNames(environment).get(uniform(own.beanName())));
 	}
 
-	private static Pool pool(Environment environment, Own own, int defaultQueueCapacity,
+	private static PoolProperties pool(Environment environment, Own own, int defaultQueueCapacity,
 			@Nullable ConfigurationPropertyName name) {
-		Pool pool = new Pool();
+		PoolProperties pool = new PoolProperties();
 		int core = Math.max(0, own.corePoolSize());
 		pool.setMinThreads(core);
 		pool.setMaxThreads((own.maxPoolSize() == Integer.MAX_VALUE) ? Math.max(1, core) : own.maxPoolSize());
@@ -115,12 +114,12 @@ final class ExistingExecutorsBinding {
 	 * @param beanName the executor's bean name
 	 * @return its configuration, or {@code null} when it has none
 	 */
-	static @Nullable Pool configured(Environment environment, String beanName) {
+	static @Nullable PoolProperties configured(Environment environment, String beanName) {
 		ConfigurationPropertyName name = configuredNames(environment).get(uniform(beanName));
 		if (name == null) {
 			return null;
 		}
-		Pool pool = new Pool();
+		PoolProperties pool = new PoolProperties();
 		Binder.get(environment).bind(name, Bindable.ofInstance(pool));
 		return pool;
 	}

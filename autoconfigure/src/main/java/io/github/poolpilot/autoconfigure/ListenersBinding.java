@@ -2,7 +2,7 @@ package io.github.poolpilot.autoconfigure;
 
 import java.util.List;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.ListenerPool;
+import io.github.poolpilot.autoconfigure.ListenersProperties.ListenerPool;
 import io.github.poolpilot.listener.ListenerSettings;
 import io.github.poolpilot.listener.ListenerSettings.Own;
 import io.github.poolpilot.pool.PoolBounds;

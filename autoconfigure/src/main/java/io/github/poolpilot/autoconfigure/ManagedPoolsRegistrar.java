@@ -8,7 +8,6 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.Measurement;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.budget.BudgetSizing;
 import io.github.poolpilot.budget.BudgetSizing.Planned;
 import io.github.poolpilot.pool.ManagedPool;
@@ -106,7 +105,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				properties.getTuning().isEnabled());
 	}
 
-	private static ManagedTaskExecutor createPool(String name, Pool pool, int initialSize,
+	private static ManagedTaskExecutor createPool(String name, PoolProperties pool, int initialSize,
 			PoolpilotProperties properties, BeanFactory beanFactory) {
 		ThreadPoolTaskExecutorBuilder builder = beanFactory.getBeanProvider(ThreadPoolTaskExecutorBuilder.class)
 			.getIfAvailable(ThreadPoolTaskExecutorBuilder::new);
@@ -135,7 +134,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * ends idle threads at once and is refused while core threads time out (as Boot's
 	 * builder makes them), and no idle thread ends sooner than asked.
 	 */
-	static Duration keepAlive(Pool pool) {
+	static Duration keepAlive(PoolProperties pool) {
 		Duration keepAlive = pool.getKeepAlive();
 		Duration wholeSeconds = Duration.ofSeconds(keepAlive.getSeconds());
 		return wholeSeconds.equals(keepAlive) ? keepAlive : wholeSeconds.plusSeconds(1);
@@ -147,7 +146,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * (a circuit breaker), then its timeout, which holds a watch on each running task and
 	 * so must come last.
 	 */
-	static List<TaskGuard> guards(String name, Pool pool, ManagedPool managed, BeanFactory beanFactory) {
+	static List<TaskGuard> guards(String name, PoolProperties pool, ManagedPool managed, BeanFactory beanFactory) {
 		List<TaskGuard> guards = new ArrayList<>();
 		Duration maxQueueWait = pool.getMaxQueueWait();
 		if (maxQueueWait != null) {

@@ -74,7 +74,7 @@ public final class PoolpilotAutoConfiguration {
 	static ExistingSchedulersPostProcessor poolpilotExistingSchedulersPostProcessor(Environment environment,
 			ObjectProvider<PoolRegistry> registry) {
 		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
-		PoolpilotProperties.Scheduler scheduler = properties.getScheduler();
+		SchedulerProperties scheduler = properties.getScheduler();
 		return new ExistingSchedulersPostProcessor(registry::getObject,
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
 				new ExistingSchedulersPostProcessor.Settings(scheduler.getMinThreads(), scheduler.getMaxThreads(),

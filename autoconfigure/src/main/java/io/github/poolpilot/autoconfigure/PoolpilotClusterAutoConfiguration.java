@@ -55,7 +55,7 @@ public final class PoolpilotClusterAutoConfiguration {
 	@ConditionalOnMissingBean
 	ClusterControlLoop poolpilotClusterControlLoop(ClusterCoordinator coordinator, PoolRegistry registry,
 			PoolpilotProperties properties, PoolpilotClusterProperties cluster) {
-		Map<String, PoolpilotProperties.PoolCluster> limits = new LinkedHashMap<>();
+		Map<String, PoolProperties.Cluster> limits = new LinkedHashMap<>();
 		properties.getPools().forEach((name, pool) -> limits.put(name, pool.getCluster()));
 		return new ClusterControlLoop(coordinator, registry, limits, properties.getMeasurement().getWindow(),
 				cluster.getLeaseHeartbeats());

@@ -1,6 +1,5 @@
 package io.github.poolpilot.autoconfigure;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.PoolSizing;
 import io.github.poolpilot.grpc.GrpcRejectionStatus;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -83,7 +83,7 @@ public final class PoolpilotListenersAutoConfiguration {
 		@Bean
 		ListenerPools<ConcurrentMessageListenerContainer<?, ?>> poolpilotKafkaListenerPools(PoolRegistry registry,
 				Tuner tuner, PoolpilotProperties properties, Environment environment, ListableBeanFactory beanFactory) {
-			PoolpilotProperties.Listeners listeners = properties.getListeners();
+			ListenersProperties listeners = properties.getListeners();
 			return new ListenerPools<>(
 					new KafkaContainers(() -> containers(beanFactory), listeners.getSettleFactor(),
 							properties.getMeasurement().getWindow().multipliedBy(2)),

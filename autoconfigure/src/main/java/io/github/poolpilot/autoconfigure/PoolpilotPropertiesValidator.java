@@ -6,9 +6,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.PoolSizing;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+import io.github.poolpilot.autoconfigure.PoolProperties.Resilience;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 import io.github.poolpilot.budget.BudgetSizing;
 import io.github.poolpilot.budget.BudgetSizing.FloorsOverBudget;
@@ -30,7 +28,7 @@ final class PoolpilotPropertiesValidator {
 
 	static void validate(PoolpilotProperties properties) {
 		Map<String, Integer> floors = new LinkedHashMap<>();
-		for (Map.Entry<String, Pool> entry : properties.getPools().entrySet()) {
+		for (Map.Entry<String, PoolProperties> entry : properties.getPools().entrySet()) {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
 			floors.put(entry.getKey(), entry.getValue().getMinThreads());
 		}
@@ -80,7 +78,7 @@ final class PoolpilotPropertiesValidator {
 		}
 	}
 
-	private static void validateScheduler(PoolpilotProperties.Scheduler scheduler) {
+	private static void validateScheduler(SchedulerProperties scheduler) {
 		String prefix = "poolpilot.scheduler.";
 		if (scheduler.getMaxThreads() < 1) {
 			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", scheduler.getMaxThreads(),
@@ -151,7 +149,7 @@ final class PoolpilotPropertiesValidator {
 		validateWeightAndTimes(prefix, sizing);
 	}
 
-	private static void validate(String prefix, Pool pool) {
+	private static void validate(String prefix, PoolProperties pool) {
 		validateSizing(prefix, pool);
 		Integer initial = pool.getInitialThreads();
 		if (initial != null && (initial < pool.getMinThreads() || initial > pool.getMaxThreads())) {
@@ -176,7 +174,7 @@ final class PoolpilotPropertiesValidator {
 	 * @param pool the settings
 	 * @param own what the executor was made with
 	 */
-	static void validateExisting(String prefix, Pool pool, ExistingExecutorSettings.Own own) {
+	static void validateExisting(String prefix, PoolProperties pool, ExistingExecutorSettings.Own own) {
 		if (pool.getMinThreads() < 0) {
 			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", pool.getMinThreads(),
 					"must not be negative");
@@ -226,7 +224,7 @@ final class PoolpilotPropertiesValidator {
 	 * Check the keys of a declared pool or an existing executor that the gRPC server's
 	 * pool does not have.
 	 */
-	private static void validateOwn(String prefix, Pool pool) {
+	private static void validateOwn(String prefix, PoolProperties pool) {
 		if (pool.getRejectionStatus() != 429 && pool.getRejectionStatus() != 503) {
 			throw new InvalidPoolpilotPropertyException(prefix + "rejection-status", pool.getRejectionStatus(),
 					"must be 429 or 503");

@@ -9,8 +9,7 @@ import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Resilience;
+import io.github.poolpilot.autoconfigure.PoolProperties.Resilience;
 import io.github.poolpilot.guard.TaskGuardProvider;
 import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
@@ -98,7 +97,7 @@ public final class PoolpilotResilienceAutoConfiguration {
 	 */
 	private static @Nullable String named(PoolpilotProperties properties, Environment environment, String pool,
 			Function<Resilience, @Nullable String> setting) {
-		Pool settings = properties.getPools().get(pool);
+		PoolProperties settings = properties.getPools().get(pool);
 		if (settings == null) {
 			settings = ExistingExecutorsBinding.configured(environment, pool);
 		}

@@ -1,6 +1,5 @@
 package io.github.poolpilot.autoconfigure;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.web.PoolRejectionExceptionHandler;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,7 +30,7 @@ public final class PoolpilotWebAutoConfiguration {
 	PoolRejectionExceptionHandler poolRejectionExceptionHandler(PoolpilotProperties properties,
 			Environment environment) {
 		return new PoolRejectionExceptionHandler((pool) -> {
-			Pool settings = properties.getPools().get(pool);
+			PoolProperties settings = properties.getPools().get(pool);
 			if (settings == null) {
 				settings = ExistingExecutorsBinding.configured(environment, pool);
 			}

@@ -8,7 +8,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 import io.github.poolpilot.budget.ThreadBudget.Reconfigured;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
@@ -67,7 +66,7 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 
 	void refresh() {
 		PoolpilotProperties properties;
-		Map<String, Pool> settingsByPool;
+		Map<String, PoolProperties> settingsByPool;
 		try {
 			properties = ManagedPoolsRegistrar.bind(this.environment);
 			settingsByPool = settingsByPool(properties);
@@ -83,8 +82,8 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 	 * Each pool's settings: a declared pool's, or an existing executor's own settings
 	 * with its configuration applied over them again.
 	 */
-	private Map<String, Pool> settingsByPool(PoolpilotProperties properties) {
-		Map<String, Pool> settings = new LinkedHashMap<>(properties.getPools());
+	private Map<String, PoolProperties> settingsByPool(PoolpilotProperties properties) {
+		Map<String, PoolProperties> settings = new LinkedHashMap<>(properties.getPools());
 		if (properties.getWebServer().isEnabled() && this.registry.get(HttpPool.NAME) != null) {
 			settings.putIfAbsent(HttpPool.NAME, properties.getWebServer());
 		}
@@ -101,7 +100,7 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 		return settings;
 	}
 
-	private void apply(PoolpilotProperties properties, Map<String, Pool> settingsByPool) {
+	private void apply(PoolpilotProperties properties, Map<String, PoolProperties> settingsByPool) {
 		Map<ManagedPool, PoolBounds> bounds = new LinkedHashMap<>();
 		Map<ManagedPool, Reconfigured> sizes = new LinkedHashMap<>();
 		Map<ManagedPool, PoolBounds> oldBounds = new LinkedHashMap<>();
@@ -109,7 +108,7 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 		for (ManagedPool pool : this.registry.pools()) {
 			oldBounds.put(pool, pool.getBounds());
 			oldWeights.put(pool, pool.getWeight());
-			Pool settings = settingsByPool.get(pool.getName());
+			PoolProperties settings = settingsByPool.get(pool.getName());
 			PoolBounds newBounds = (settings != null)
 					? new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()) : pool.getBounds();
 			bounds.put(pool, newBounds);
@@ -119,7 +118,7 @@ class PoolsConfigurationRefresher implements ApplicationListener<ApplicationEven
 		try {
 			overrun = this.registry.budget().reconfigure(properties.getBudget().getMaxThreads(), sizes, (pool) -> {
 				pool.setBounds(bounds.get(pool));
-				Pool settings = settingsByPool.get(pool.getName());
+				PoolProperties settings = settingsByPool.get(pool.getName());
 				if (settings != null) {
 					pool.setWeight(settings.getWeight());
 				}

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.ListenerPool;
-import io.github.poolpilot.autoconfigure.PoolpilotProperties.Pool;
+import io.github.poolpilot.autoconfigure.ListenersProperties.ListenerPool;
 import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 
 import org.springframework.beans.BeanUtils;
@@ -45,7 +44,7 @@ class ConfigurationMetadataTests {
 	void everyKeyOfThePropertiesClassesHasAnEntry() {
 		Set<String> keys = new TreeSet<>();
 		addKeys(keys, "poolpilot.", PoolpilotProperties.class);
-		addKeys(keys, "poolpilot.existing-executors.<bean>.", Pool.class);
+		addKeys(keys, "poolpilot.existing-executors.<bean>.", PoolProperties.class);
 		addKeys(keys, "poolpilot.listeners.<name>.", ListenerPool.class);
 		assertThat(metadataKeys()).containsAll(keys);
 	}
@@ -54,7 +53,7 @@ class ConfigurationMetadataTests {
 	void everyPlaceholderEntryIsAKeyOfThePropertiesClasses() {
 		Set<String> keys = new TreeSet<>();
 		addKeys(keys, "poolpilot.", PoolpilotProperties.class);
-		addKeys(keys, "poolpilot.existing-executors.<bean>.", Pool.class);
+		addKeys(keys, "poolpilot.existing-executors.<bean>.", PoolProperties.class);
 		addKeys(keys, "poolpilot.listeners.<name>.", ListenerPool.class);
 		assertThat(metadataKeys().stream().filter((key) -> key.contains("<"))).allMatch(keys::contains);
 	}
@@ -69,13 +68,13 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void theDefaultsOfAPoolAreTheClassDefaults() {
-		assertDocumentedDefaults("poolpilot.pools.<name>.", new Pool());
+		assertDocumentedDefaults("poolpilot.pools.<name>.", new PoolProperties());
 	}
 
 	@Test
 	void theDefaultsOfTheWebServerPoolAreTheClassDefaults() {
 		WebServer webServer = new WebServer();
-		assertThat(webServer.getMaxThreads()).isNotEqualTo(new Pool().getMaxThreads());
+		assertThat(webServer.getMaxThreads()).isNotEqualTo(new PoolProperties().getMaxThreads());
 		assertDocumentedDefaults("poolpilot.web-server.", webServer);
 	}
 

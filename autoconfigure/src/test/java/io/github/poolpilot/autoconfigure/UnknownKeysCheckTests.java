@@ -142,7 +142,7 @@ class UnknownKeysCheckTests {
 								Map.of("POOLPILOT_POOLS_WORK_QUEUECAPACITY", "7"))))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				PoolpilotProperties.Pool work = context.getBean(PoolpilotProperties.class).getPools().get("work");
+				PoolProperties work = context.getBean(PoolpilotProperties.class).getPools().get("work");
 				assertThat(work.getMaxThreads()).isEqualTo(4);
 				assertThat(work.getMinThreads()).isEqualTo(2);
 				assertThat(work.getQueueCapacity()).isEqualTo(7);
@@ -162,9 +162,9 @@ class UnknownKeysCheckTests {
 				return;
 			}
 			assertThat(context).hasNotFailed();
-			PoolpilotProperties.Pool idle = context.getBean(PoolpilotProperties.class).getPools().get("idle");
+			PoolProperties idle = context.getBean(PoolpilotProperties.class).getPools().get("idle");
 			assertThat(idle).isNotNull();
-			assertThat(idle.getMaxThreads()).isEqualTo(new PoolpilotProperties.Pool().getMaxThreads());
+			assertThat(idle.getMaxThreads()).isEqualTo(new PoolProperties().getMaxThreads());
 		});
 	}
 
