@@ -31,11 +31,11 @@ class LendingTests {
 	void aPoolThatGrowsPastWhatIsFreeBorrowsFromIdlePoolsDownToWhatTheyUse() {
 		// 400 held: start 282 (5 live), talk 50 and stop 50 idle, Boot's executor 8 at
 		// its floor; http at its min-threads of 10 asks for 17.
-		Member start = new Member("start", 6, 10, 282, 5);
-		Member talk = new Member("talk", 1, 5, 50, 0);
-		Member stop = new Member("stop", 1, 5, 50, 0);
-		Member boot = new Member("applicationTaskExecutor", 1, 8, 8, 0);
-		Member http = new Member("http", 1, 10, 10, 10);
+		SizedMember start = member("start", 6, 10, 282, 5);
+		SizedMember talk = member("talk", 1, 5, 50, 0);
+		SizedMember stop = member("stop", 1, 5, 50, 0);
+		SizedMember boot = member("applicationTaskExecutor", 1, 8, 8, 0);
+		SizedMember http = member("http", 1, 10, 10, 10);
 		ThreadBudget budget = budget(400, List.of(start, talk, stop, boot, http));
 		budget.setLenders(lenders(start, talk, stop, boot));
 		assertThat(budget.lendableThreads(start)).isEqualTo(272);
@@ -55,9 +55,9 @@ class LendingTests {
 
 	@Test
 	void nothingIsLentWhenWhatThePoolsUseLeavesNoRoom() {
-		Member busy = new Member("busy", 1, 1, 30, 28);
-		Member idle = new Member("idle", 1, 2, 8, 0);
-		Member growing = new Member("growing", 1, 1, 2, 2);
+		SizedMember busy = member("busy", 1, 1, 30, 28);
+		SizedMember idle = member("idle", 1, 2, 8, 0);
+		SizedMember growing = member("growing", 1, 1, 2, 2);
 		ThreadBudget budget = budget(40, List.of(busy, idle, growing));
 		budget.setLenders(lenders(busy, idle));
 		Room room = budget.makeRoom(growing, 11);
@@ -76,8 +76,8 @@ class LendingTests {
 
 	@Test
 	void aPoolThatMayNotLendKeepsItsSize() {
-		Member manual = new Member("manual", 1, 1, 20, 0);
-		Member growing = new Member("growing", 1, 1, 20, 0);
+		SizedMember manual = member("manual", 1, 1, 20, 0);
+		SizedMember growing = member("growing", 1, 1, 20, 0);
 		ThreadBudget budget = budget(40, List.of(manual, growing));
 		assertThat(budget.lendableThreads(manual)).isZero();
 		Room room = budget.makeRoom(growing, 21);
@@ -101,23 +101,23 @@ class LendingTests {
 	void aResizeFitsWithLoansExactlyWhenWhatThePoolsUseLeavesRoom(long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		int maxThreads = random.nextInt(4, 200);
-		List<Member> members = new ArrayList<>();
-		List<Member> lending = new ArrayList<>();
+		List<SizedMember> members = new ArrayList<>();
+		List<SizedMember> lending = new ArrayList<>();
 		int held = 0;
 		for (int i = 0, pools = random.nextInt(2, 6); i < pools && held < maxThreads; i++) {
 			int max = random.nextInt(1, Math.max(2, (maxThreads - held) / 2 + 1));
 			int min = random.nextInt(1, max + 1);
-			Member member = new Member("p" + i, random.nextInt(1, 7), min, max, random.nextInt(0, max + 1));
+			SizedMember member = member("p" + i, random.nextInt(1, 7), min, max, random.nextInt(0, max + 1));
 			members.add(member);
 			held += max;
 			if (random.nextBoolean()) {
 				lending.add(member);
 			}
 		}
-		Member grower = members.get(random.nextInt(members.size()));
+		SizedMember grower = members.get(random.nextInt(members.size()));
 		lending.remove(grower);
 		ThreadBudget budget = budget(maxThreads, members);
-		budget.setLenders(lenders(lending.toArray(Member[]::new)));
+		budget.setLenders(lenders(lending.toArray(SizedMember[]::new)));
 		int others = held - grower.max;
 		int lendable = lending.stream().mapToInt((member) -> member.max - Math.max(member.min, member.live)).sum();
 		int asked = grower.max + random.nextInt(1, maxThreads);
@@ -132,7 +132,7 @@ class LendingTests {
 		}
 		assertThat(room.overrun()).as(why).isNull();
 		int after = asked;
-		for (Member member : members) {
+		for (SizedMember member : members) {
 			if (member != grower) {
 				after += Math.max(member.max, member.live);
 				assertThat(member.max).as(why)
@@ -148,95 +148,19 @@ class LendingTests {
 		assertThat(lent).as(why).isEqualTo(Math.max(0, others + asked - maxThreads));
 	}
 
-	private static ThreadBudget budget(int maxThreads, List<Member> members) {
+	private static ThreadBudget budget(int maxThreads, List<SizedMember> members) {
 		return new ThreadBudget(maxThreads, () -> members);
 	}
 
-	private Lenders lenders(Member... members) {
-		List<Member> lenders = List.of(members);
-		return new Lenders() {
-
-			@Override
-			public boolean mayLend(BudgetMember member) {
-				return lenders.contains(member);
-			}
-
-			@Override
-			public void lent(Loan loan) {
-				LendingTests.this.told.add(loan);
-			}
-
-		};
+	private Lenders lenders(SizedMember... members) {
+		return SizedMember.lenders(this.told, members);
 	}
 
 	/**
-	 * A pool that only holds its sizes.
+	 * A pool that only holds its sizes, starting at its maximum.
 	 */
-	private static final class Member implements BudgetMember {
-
-		private final String name;
-
-		private final int weight;
-
-		private final int min;
-
-		private int core;
-
-		private int max;
-
-		private final int live;
-
-		Member(String name, int weight, int min, int max, int live) {
-			this.name = name;
-			this.weight = weight;
-			this.min = min;
-			this.core = max;
-			this.max = max;
-			this.live = live;
-		}
-
-		@Override
-		public String getName() {
-			return this.name;
-		}
-
-		@Override
-		public int getWeight() {
-			return this.weight;
-		}
-
-		@Override
-		public int minThreads() {
-			return this.min;
-		}
-
-		@Override
-		public int maxThreads() {
-			return 1000;
-		}
-
-		@Override
-		public int corePoolSize() {
-			return this.core;
-		}
-
-		@Override
-		public int maxPoolSize() {
-			return this.max;
-		}
-
-		@Override
-		public int liveThreads() {
-			return this.live;
-		}
-
-		@Override
-		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
-			this.core = corePoolSize;
-			this.max = maxPoolSize;
-			return List.of();
-		}
-
+	private static SizedMember member(String name, int weight, int min, int max, int live) {
+		return new SizedMember(name, weight, min, max, max, live);
 	}
 
 }

@@ -92,7 +92,7 @@ class ReconfigureTests {
 		ThreadBudget budget = budget(20, List.of(idle, growing), idle);
 		idle.beforeResize = () -> idle.live = 7;
 		List<Loan> told = new ArrayList<>();
-		budget.setLenders(lenders(told, idle));
+		budget.setLenders(SizedMember.lenders(told, idle));
 		Room room = budget.makeRoom(growing, 16);
 		assertThat(room.overrun()).isEqualTo(new Overrun(26, 20, 13, 3));
 		assertThat(room.loans()).isEmpty();
@@ -244,93 +244,25 @@ class ReconfigureTests {
 	private ThreadBudget budget(int maxThreads, List<Member> members, Member... lenders) {
 		ThreadBudget budget = new ThreadBudget(maxThreads, () -> members);
 		members.forEach((member) -> member.budget = budget);
-		budget.setLenders(lenders(new ArrayList<>(), lenders));
+		budget.setLenders(SizedMember.lenders(new ArrayList<>(), lenders));
 		return budget;
-	}
-
-	private static Lenders lenders(List<Loan> told, Member... members) {
-		List<Member> lenders = List.of(members);
-		return new Lenders() {
-
-			@Override
-			public boolean mayLend(BudgetMember member) {
-				return lenders.contains(member);
-			}
-
-			@Override
-			public void lent(Loan loan) {
-				told.add(loan);
-			}
-
-		};
 	}
 
 	/**
 	 * A pool whose threads the test starts, resized through a door that checks the budget
 	 * when it grows. Putting its old settings back restores its floor.
 	 */
-	private static final class Member implements BudgetMember {
-
-		private final String name;
-
-		private final int weight;
+	private static final class Member extends SizedMember {
 
 		ThreadBudget budget;
 
-		int min = 1;
-
 		int[] saved;
-
-		int core;
-
-		int max;
-
-		int live;
 
 		Runnable beforeResize = () -> {
 		};
 
 		Member(String name, int weight, int max, int live) {
-			this.name = name;
-			this.weight = weight;
-			this.core = max;
-			this.max = max;
-			this.live = live;
-		}
-
-		@Override
-		public String getName() {
-			return this.name;
-		}
-
-		@Override
-		public int getWeight() {
-			return this.weight;
-		}
-
-		@Override
-		public int minThreads() {
-			return this.min;
-		}
-
-		@Override
-		public int maxThreads() {
-			return 1000;
-		}
-
-		@Override
-		public int corePoolSize() {
-			return this.core;
-		}
-
-		@Override
-		public int maxPoolSize() {
-			return this.max;
-		}
-
-		@Override
-		public int liveThreads() {
-			return this.live;
+			super(name, weight, 1, max, max, live);
 		}
 
 		@Override
@@ -343,18 +275,13 @@ class ReconfigureTests {
 			if (maxPoolSize > this.max) {
 				Room room = this.budget.makeRoom(this, maxPoolSize);
 				if (room.overrun() != null) {
-					throw new IllegalStateException(room.overrun().describe(this.name, maxPoolSize));
+					throw new IllegalStateException(room.overrun().describe(getName(), maxPoolSize));
 				}
 				loans = room.loans();
 			}
 			this.core = corePoolSize;
 			this.max = maxPoolSize;
 			return loans;
-		}
-
-		@Override
-		public String toString() {
-			return this.name + " min " + this.min + " core " + this.core + " max " + this.max;
 		}
 
 	}

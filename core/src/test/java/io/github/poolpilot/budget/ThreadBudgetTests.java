@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
-import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +24,7 @@ class ThreadBudgetTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadBudget(0, List::of))
 			.withMessage("budget max-threads must be at least 1 but was 0");
 		assertThat(new ThreadBudget(1, List::of).getConfiguredMaxThreads()).isEqualTo(1);
-		Member a = new Member("a", 1, 0, 1, 6, 4);
+		SizedMember a = member("a", 1, 0, 1, 6, 4);
 		ThreadBudget budget = new ThreadBudget(20, () -> List.of(a));
 		assertThatIllegalArgumentException().isThrownBy(() -> budget.setMaxThreads(0))
 			.withMessage("budget max-threads must be at least 1 but was 0");
@@ -42,15 +41,15 @@ class ThreadBudgetTests {
 	@Test
 	void liveAndAllocatedThreadsSumThePools() {
 		ThreadBudget budget = new ThreadBudget(20,
-				() -> List.of(new Member("a", 1, 0, 1, 6, 4), new Member("b", 1, 0, 1, 3, 5)));
+				() -> List.of(member("a", 1, 0, 1, 6, 4), member("b", 1, 0, 1, 3, 5)));
 		assertThat(budget.allocatedThreads()).isEqualTo(9);
 		assertThat(budget.liveThreads()).isEqualTo(9);
 	}
 
 	@Test
 	void aPoolThatDoesNotGrowPassesTheCheckEvenOverTheBudget() {
-		Member a = new Member("a", 1, 0, 1, 8, 8);
-		Member b = new Member("b", 1, 0, 1, 5, 5);
+		SizedMember a = member("a", 1, 0, 1, 8, 8);
+		SizedMember b = member("b", 1, 0, 1, 5, 5);
 		ThreadBudget budget = new ThreadBudget(10, () -> List.of(a, b));
 		assertThat(budget.makeRoom(a, 8).overrun()).isNull();
 		assertThat(budget.makeRoom(a, 9).overrun()).isEqualTo(new Overrun(14, 10, 5, 0));
@@ -58,9 +57,9 @@ class ThreadBudgetTests {
 
 	@Test
 	void fittingCutsThePoolWithTheMostThreadsPerWeightFirstAndNoneBelowItsMinimum() {
-		Member light = new Member("light", 1, 0, 10, 12, 0);
-		Member heavy = new Member("heavy", 4, 0, 1, 12, 0);
-		Member smallest = new Member("smallest", 1, 0, 1, 1, 0);
+		SizedMember light = member("light", 1, 0, 10, 12, 0);
+		SizedMember heavy = member("heavy", 4, 0, 1, 12, 0);
+		SizedMember smallest = member("smallest", 1, 0, 1, 1, 0);
 		ThreadBudget budget = new ThreadBudget(14, () -> List.of(heavy, smallest, light));
 		Fit fit = budget.fit();
 		// 25 threads for 14: "light" (12 per weight) gives 2 down to its min-threads,
@@ -77,73 +76,10 @@ class ThreadBudgetTests {
 	}
 
 	/**
-	 * A pool that only holds its sizes.
+	 * A pool that only holds its sizes, up to 64 threads.
 	 */
-	private static final class Member implements BudgetMember {
-
-		private final String name;
-
-		private final int weight;
-
-		private final int minThreads;
-
-		int core;
-
-		int max;
-
-		private final int live;
-
-		Member(String name, int weight, int core, int minThreads, int max, int live) {
-			this.name = name;
-			this.weight = weight;
-			this.core = core;
-			this.minThreads = minThreads;
-			this.max = max;
-			this.live = live;
-		}
-
-		@Override
-		public String getName() {
-			return this.name;
-		}
-
-		@Override
-		public int getWeight() {
-			return this.weight;
-		}
-
-		@Override
-		public int minThreads() {
-			return this.minThreads;
-		}
-
-		@Override
-		public int maxThreads() {
-			return 64;
-		}
-
-		@Override
-		public int corePoolSize() {
-			return this.core;
-		}
-
-		@Override
-		public int maxPoolSize() {
-			return this.max;
-		}
-
-		@Override
-		public int liveThreads() {
-			return this.live;
-		}
-
-		@Override
-		public List<Loan> resize(int corePoolSize, int maxPoolSize) {
-			this.core = corePoolSize;
-			this.max = maxPoolSize;
-			return List.of();
-		}
-
+	private static SizedMember member(String name, int weight, int core, int minThreads, int max, int live) {
+		return new SizedMember(name, weight, minThreads, core, max, live, 64);
 	}
 
 }
