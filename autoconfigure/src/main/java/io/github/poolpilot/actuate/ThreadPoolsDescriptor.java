@@ -145,8 +145,12 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * Kafka consumer its partitions), or -1 before the first
 	 * @param settlingMs how much longer the tuner leaves the pool's size alone after it,
 	 * 0 when it does not
+	 * @param failure why the last restart could not bring the consumers asked for, and
+	 * whether they run with their previous number again or are stopped (left out when it
+	 * worked)
 	 */
-	public record RestartsDescriptor(long count, long lastCostMs, long settlingMs) {
+	public record RestartsDescriptor(long count, long lastCostMs, long settlingMs,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String failure) {
 
 		static @Nullable RestartsDescriptor of(ManagedPool pool) {
 			Restarts restarts = pool.getExecutor().restarts();
@@ -156,7 +160,7 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 			Duration cost = restarts.lastCost();
 			Settling settling = restarts.settling();
 			return new RestartsDescriptor(restarts.count(), (cost != null) ? cost.toMillis() : -1,
-					(settling != null) ? settling.remaining().toMillis() : 0);
+					(settling != null) ? settling.remaining().toMillis() : 0, restarts.failure());
 		}
 
 	}

@@ -54,6 +54,16 @@ public interface BudgetMember {
 	int liveThreads();
 
 	/**
+	 * Return whether the pool settles after a resize that restarted its workers (a Kafka
+	 * listener's consumers rejoining their group): it lends nothing meanwhile, for a loan
+	 * would restart them again.
+	 * @return whether it settles
+	 */
+	default boolean isSettling() {
+		return false;
+	}
+
+	/**
 	 * Resize the pool through its own checked door.
 	 * @param corePoolSize the new core size
 	 * @param maxPoolSize the new maximum size

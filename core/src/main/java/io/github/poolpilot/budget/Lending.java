@@ -27,6 +27,14 @@ final class Lending {
 	}
 
 	/**
+	 * Return whether a pool may lend now: the lenders let it, and it does not settle
+	 * after a resize that restarted its workers (each loan would be another restart).
+	 */
+	static boolean mayLend(Lenders lenders, BudgetMember member) {
+		return !member.isSettling() && lenders.mayLend(member);
+	}
+
+	/**
 	 * Return how many threads a pool could lend now: its maximum size above what it uses
 	 * and above its floor.
 	 */
@@ -44,7 +52,7 @@ final class Lending {
 				continue;
 			}
 			others += ThreadBudget.holds(other.maxPoolSize(), other.liveThreads());
-			int threads = lenders.mayLend(other) ? lendable(other) : 0;
+			int threads = mayLend(lenders, other) ? lendable(other) : 0;
 			if (threads > 0) {
 				lendable.put(other, threads);
 				canLend += threads;
@@ -71,7 +79,7 @@ final class Lending {
 		Map<BudgetMember, Integer> lendable = new LinkedHashMap<>();
 		int canLend = 0;
 		for (BudgetMember member : members) {
-			int lend = lenders.mayLend(member) ? lendable(member) : 0;
+			int lend = mayLend(lenders, member) ? lendable(member) : 0;
 			if (lend > 0) {
 				lendable.put(member, lend);
 				canLend += lend;

@@ -192,7 +192,7 @@ public final class ThreadBudget {
 	 * @return the lendable threads, 0 for a pool that may not lend
 	 */
 	public int lendableThreads(BudgetMember member) {
-		return this.lenders.mayLend(member) ? Lending.lendable(member) : 0;
+		return Lending.mayLend(this.lenders, member) ? Lending.lendable(member) : 0;
 	}
 
 	/**
@@ -275,7 +275,7 @@ public final class ThreadBudget {
 			M member = entry.getKey();
 			Reconfigured after = entry.getValue();
 			held += holds(after.maxPoolSize(), member.liveThreads());
-			if (this.lenders.mayLend(member)) {
+			if (Lending.mayLend(this.lenders, member)) {
 				lendable += Math.max(0, after.maxPoolSize() - Math.max(after.minThreads(), member.liveThreads()));
 			}
 		}

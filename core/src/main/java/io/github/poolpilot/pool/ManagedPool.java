@@ -3,6 +3,7 @@ package io.github.poolpilot.pool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -186,6 +187,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @param reason what the ceiling is, as in "maxPoolSize 5 is above {@code reason}"
 	 */
 	public void setCeiling(int ceiling, String reason) {
+		Objects.requireNonNull(reason, "reason must not be null");
 		if (ceiling < 1) {
 			throw new IllegalArgumentException(
 					"the ceiling of pool '" + this.name + "' must be at least 1 but was " + ceiling);
@@ -208,6 +210,16 @@ public final class ManagedPool implements BudgetMember {
 	 */
 	public @Nullable Settling settling() {
 		return this.executor.settling();
+	}
+
+	/**
+	 * Return whether the pool settles after a resize that restarted its workers: it lends
+	 * no threads meanwhile.
+	 * @return whether it settles
+	 */
+	@Override
+	public boolean isSettling() {
+		return settling() != null;
 	}
 
 	/**

@@ -88,6 +88,27 @@ class LendingTests {
 		assertThat(budget.lendableThreads(manual)).isEqualTo(19);
 	}
 
+	@Test
+	void aPoolThatSettlesAfterARestartLendsNothingUntilItSettled() {
+		// A Kafka listener's consumers restarting: none live, and a loan would be
+		// one more restart.
+		SizedMember kafka = member("orders", 1, 1, 3, 0);
+		kafka.settling = true;
+		SizedMember idle = member("idle", 1, 1, 5, 0);
+		SizedMember growing = member("growing", 1, 1, 2, 2);
+		ThreadBudget budget = budget(10, List.of(kafka, idle, growing));
+		budget.setLenders(lenders(kafka, idle));
+		assertThat(budget.lendableThreads(kafka)).isZero();
+		assertThat(budget.lendableThreads()).isEqualTo(4);
+		Room room = budget.makeRoom(growing, 7);
+		assertThat(room.overrun()).isEqualTo(new Overrun(15, 10, 6, 4));
+		assertThat(kafka.max).isEqualTo(3);
+		assertThat(budget.makeRoom(growing, 6).loans()).containsExactly(new Loan("idle", "growing", 5, 1));
+		assertThat(kafka.max).isEqualTo(3);
+		kafka.settling = false;
+		assertThat(budget.lendableThreads(kafka)).isEqualTo(2);
+	}
+
 	static LongStream seeds() {
 		return LongStream.range(0, 300);
 	}

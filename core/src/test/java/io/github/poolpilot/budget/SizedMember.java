@@ -28,6 +28,8 @@ class SizedMember implements BudgetMember {
 
 	int live;
 
+	boolean settling;
+
 	/**
 	 * A pool that may be sized up to 1000 threads.
 	 */
@@ -98,6 +100,11 @@ class SizedMember implements BudgetMember {
 	@Override
 	public int liveThreads() {
 		return this.live;
+	}
+
+	@Override
+	public boolean isSettling() {
+		return this.settling;
 	}
 
 	@Override

@@ -13,6 +13,7 @@ import io.github.poolpilot.testsupport.SizedExecutor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
  * Tests for {@link ManagedPool}'s door, bounds and weight, on an executor that only holds
@@ -87,6 +88,17 @@ class ManagedPoolTests {
 		this.pool.resize(2, 2);
 		assertThat(this.executor.max).isEqualTo(2);
 		this.pool.setCeiling(Integer.MAX_VALUE, "no partitions known");
+		this.pool.resize(8, 8);
+		assertThat(this.executor.max).isEqualTo(8);
+	}
+
+	@Test
+	void aCeilingWithoutAReasonIsRefusedAndChangesNothing() {
+		this.executor.set(6, 6);
+		assertThatNullPointerException().isThrownBy(() -> this.pool.setCeiling(3, null))
+			.withMessage("reason must not be null");
+		assertThat(this.pool.ceiling()).isEqualTo(Integer.MAX_VALUE);
+		assertThat(this.executor.max).isEqualTo(6);
 		this.pool.resize(8, 8);
 		assertThat(this.executor.max).isEqualTo(8);
 	}

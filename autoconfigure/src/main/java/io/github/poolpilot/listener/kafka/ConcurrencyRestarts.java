@@ -3,6 +3,7 @@ package io.github.poolpilot.listener.kafka;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -11,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.jspecify.annotations.Nullable;
 
+import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.Settling;
 
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -29,7 +31,12 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * Restarts run on a thread of their own, one at a time, the last concurrency asked for
  * winning: the pool's door returns at once, and the budget's lock is not held for the
  * seconds a rebalance takes. A container that is not running only has its concurrency
- * set, for its next start.
+ * set, for its next start; once closed, it refuses every new concurrency.
+ * <p>
+ * A restart whose {@code start()} fails is tried {@link #START_TRIES} times in all, a
+ * pause apart; then the container is started again with the concurrency it had. Either
+ * way the failure stays in {@link #failure()} until a restart works: a container never
+ * stops silently.
  *
  * @author poolpilot authors
  */
@@ -43,7 +50,20 @@ final class ConcurrencyRestarts {
 	 */
 	static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(60);
 
+	/**
+	 * How many times a restart tries to start the container with a concurrency before it
+	 * gives that concurrency up.
+	 */
+	static final int START_TRIES = 3;
+
+	/**
+	 * The pause between two tries to start the container.
+	 */
+	static final Duration START_PAUSE = Duration.ofSeconds(1);
+
 	private final ConcurrentMessageListenerContainer<?, ?> container;
+
+	private final String name;
 
 	private final AssignmentWatch assignments;
 
@@ -51,7 +71,17 @@ final class ConcurrencyRestarts {
 
 	private final Duration minimumSettle;
 
+	private final NanoClock clock;
+
+	private final Pause pause;
+
 	private final ReentrantLock lock = new ReentrantLock();
+
+	/**
+	 * Guards {@link #closed} against a concurrency asked for meanwhile, so that nothing
+	 * is handed to the restarter once it shut down.
+	 */
+	private final Object door = new Object();
 
 	private final ExecutorService restarter;
 
@@ -67,15 +97,25 @@ final class ConcurrencyRestarts {
 
 	private volatile long restarts;
 
+	private volatile @Nullable String failure;
+
 	ConcurrencyRestarts(ConcurrentMessageListenerContainer<?, ?> container, String name, int settleFactor,
 			Duration minimumSettle) {
+		this(container, name, settleFactor, minimumSettle, NanoClock.SYSTEM, Pause.SLEEP);
+	}
+
+	ConcurrencyRestarts(ConcurrentMessageListenerContainer<?, ?> container, String name, int settleFactor,
+			Duration minimumSettle, NanoClock clock, Pause pause) {
 		this.container = container;
+		this.name = name;
 		ConsumerRebalanceListener listener = container.getContainerProperties().getConsumerRebalanceListener();
 		this.assignments = new AssignmentWatch((listener != null) ? listener : new ConsumerAwareRebalanceListener() {
 		});
 		container.getContainerProperties().setConsumerRebalanceListener(this.assignments);
 		this.settleFactor = settleFactor;
 		this.minimumSettle = minimumSettle;
+		this.clock = clock;
+		this.pause = pause;
 		this.wanted = container.getConcurrency();
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("poolpilot-kafka-restart-" + name + "-");
 		threads.setDaemon(true);
@@ -84,24 +124,35 @@ final class ConcurrencyRestarts {
 
 	/**
 	 * Have the container run the given number of consumers: at once while it is not
-	 * running, else through a restart on the restarter's thread.
+	 * running, else through a restart on the restarter's thread; nothing once closed.
 	 * @param concurrency the consumers
+	 * @return what became of it
 	 */
-	void concurrency(int concurrency) {
-		this.wanted = concurrency;
-		if (this.lock.tryLock()) {
-			try {
-				if (!this.container.isRunning()) {
-					this.container.setConcurrency(concurrency);
-					return;
+	Outcome concurrency(int concurrency) {
+		synchronized (this.door) {
+			if (this.closed) {
+				return Outcome.REFUSED_CLOSED;
+			}
+			this.wanted = concurrency;
+			if (this.lock.tryLock()) {
+				try {
+					if (!this.container.isRunning()) {
+						this.container.setConcurrency(concurrency);
+						return Outcome.SET;
+					}
+				}
+				finally {
+					this.lock.unlock();
 				}
 			}
-			finally {
-				this.lock.unlock();
+			try {
+				this.restarter.execute(this::restart);
 			}
-		}
-		if (!this.closed) {
-			this.restarter.execute(this::restart);
+			catch (RejectedExecutionException ex) {
+				// Only close() shuts the restarter down, and it closes the door first.
+				throw new IllegalStateException("The restarter of listener '" + this.name + "' stopped", ex);
+			}
+			return Outcome.RESTARTING;
 		}
 	}
 
@@ -117,7 +168,8 @@ final class ConcurrencyRestarts {
 		this.lock.lock();
 		try {
 			int wanted = this.wanted;
-			if (this.closed || wanted == this.container.getConcurrency()) {
+			int previous = this.container.getConcurrency();
+			if (this.closed || wanted == previous) {
 				return;
 			}
 			if (!this.container.isRunning()) {
@@ -125,28 +177,23 @@ final class ConcurrencyRestarts {
 				return;
 			}
 			this.restarting = true;
-			long start = System.nanoTime();
-			this.assignments.expect(wanted);
+			long start = this.clock.nanoTime();
 			this.container.stop();
-			this.container.setConcurrency(wanted);
 			if (this.closed) {
 				// The application stops: its containers stay stopped.
+				this.container.setConcurrency(wanted);
 				return;
 			}
-			this.container.start();
-			if (!this.assignments.await(ASSIGNMENT_TIMEOUT.toMillis())) {
-				logger.warn("The consumers of listener '" + this.container.getListenerId() + "' were not all given "
-						+ "their partitions within " + ASSIGNMENT_TIMEOUT.toSeconds() + " s of a restart for " + wanted
-						+ " consumers");
+			RuntimeException failed = start(wanted);
+			if (failed == null) {
+				this.failure = null;
+				restarted(start);
+				return;
 			}
-			restarted(Duration.ofNanos(System.nanoTime() - start));
+			restore(wanted, previous, failed, start);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not restart listener '" + this.container.getListenerId() + "' with " + this.wanted
-					+ " consumers", ex);
 		}
 		finally {
 			this.restarting = false;
@@ -154,14 +201,94 @@ final class ConcurrencyRestarts {
 		}
 	}
 
-	private void restarted(Duration cost) {
+	/**
+	 * Start the container again with the concurrency it had, once it could not start with
+	 * the one asked for.
+	 */
+	private void restore(int wanted, int previous, RuntimeException failed, long start) throws InterruptedException {
+		synchronized (this.door) {
+			if (this.wanted == wanted) {
+				this.wanted = previous;
+			}
+		}
+		String tried = "Could not start listener '" + this.name + "' with " + wanted + " consumers (" + START_TRIES
+				+ " tries, the last: " + failed.getMessage() + ")";
+		RuntimeException again = start(previous);
+		if (again == null) {
+			this.failure = tried + "; it runs with its " + previous + " consumers again";
+			logger.warn(this.failure);
+			logger.debug("The last try to start listener '" + this.name + "' failed", failed);
+			restarted(start);
+			return;
+		}
+		this.failure = tried + ", nor with its " + previous + " consumers again (" + again.getMessage()
+				+ "): it is stopped";
+		logger.error(this.failure);
+		logger.debug("The last try to start listener '" + this.name + "' again failed", again);
+	}
+
+	/**
+	 * Start the container with the given concurrency, up to {@link #START_TRIES} times,
+	 * and wait until each consumer was assigned.
+	 * @return the last try's failure, or {@code null} when it started
+	 */
+	private @Nullable RuntimeException start(int concurrency) throws InterruptedException {
+		RuntimeException failed = null;
+		for (int tried = 0; tried < START_TRIES && !this.closed; tried++) {
+			if (tried > 0) {
+				this.pause.pause(START_PAUSE);
+			}
+			try {
+				this.assignments.expect(concurrency);
+				this.container.setConcurrency(concurrency);
+				this.container.start();
+				if (this.closed) {
+					// close() gave up waiting for this restart.
+					stopWhatStarted();
+					return null;
+				}
+				awaitAssignments(concurrency);
+				return null;
+			}
+			catch (RuntimeException ex) {
+				failed = ex;
+				stopWhatStarted();
+			}
+		}
+		return failed;
+	}
+
+	/**
+	 * A start that failed may have left some of the container's consumers running.
+	 */
+	private void stopWhatStarted() {
+		try {
+			if (this.container.isRunning()) {
+				this.container.stop();
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not stop listener '" + this.name + "' after a start that failed", ex);
+		}
+	}
+
+	private void awaitAssignments(int concurrency) throws InterruptedException {
+		if (!this.assignments.await(ASSIGNMENT_TIMEOUT.toMillis())) {
+			logger.warn("The consumers of listener '" + this.name + "' were not all given their partitions within "
+					+ ASSIGNMENT_TIMEOUT.toSeconds() + " s of a restart for " + concurrency + " consumers");
+		}
+	}
+
+	private void restarted(long start) {
+		long now = this.clock.nanoTime();
+		Duration cost = Duration.ofNanos(now - start);
 		this.lastCost = cost;
 		this.restarts++;
 		Duration settle = cost.multipliedBy(this.settleFactor);
 		if (settle.compareTo(this.minimumSettle) < 0) {
 			settle = this.minimumSettle;
 		}
-		this.settledAt = System.nanoTime() + settle.toNanos();
+		this.settledAt = now + settle.toNanos();
 	}
 
 	/**
@@ -175,7 +302,7 @@ final class ConcurrencyRestarts {
 			Duration estimate = (cost != null) ? cost.multipliedBy(this.settleFactor + 1L) : this.minimumSettle;
 			return new Settling((estimate.compareTo(this.minimumSettle) < 0) ? this.minimumSettle : estimate, cost);
 		}
-		long remaining = this.settledAt - System.nanoTime();
+		long remaining = this.settledAt - this.clock.nanoTime();
 		return (cost != null && remaining > 0) ? new Settling(Duration.ofNanos(remaining), cost) : null;
 	}
 
@@ -196,14 +323,38 @@ final class ConcurrencyRestarts {
 	}
 
 	/**
-	 * Run no more restarts; one that runs finishes first. Called after the application's
-	 * containers stopped: a container a restart started again meanwhile is stopped.
+	 * Return why the last restart could not start the container with the concurrency
+	 * asked for, and whether it runs with its previous one or is stopped.
+	 * @return the failure, or {@code null} when the last restart worked
+	 */
+	@Nullable String failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Run no more restarts and refuse every new concurrency. Called after the
+	 * application's containers stopped: a restart that runs is waited for at most the
+	 * container's own shutdown timeout ({@code ContainerProperties#getShutdownTimeout}),
+	 * and a container it started again meanwhile is stopped, by it or here.
 	 */
 	void close() {
-		this.closed = true;
+		synchronized (this.door) {
+			this.closed = true;
+		}
 		this.assignments.release();
 		this.restarter.shutdown();
-		this.lock.lock();
+		long timeout = this.container.getContainerProperties().getShutdownTimeout();
+		try {
+			if (!this.lock.tryLock(timeout, TimeUnit.MILLISECONDS)) {
+				logger.warn("A restart of listener '" + this.name + "' still runs " + timeout + " ms after it was "
+						+ "asked to stop: it stops the container when its start returns");
+				return;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
 		try {
 			if (this.container.isRunning()) {
 				this.container.stop();
@@ -212,12 +363,48 @@ final class ConcurrencyRestarts {
 		finally {
 			this.lock.unlock();
 		}
-		try {
-			this.restarter.awaitTermination(ASSIGNMENT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+	}
+
+	/**
+	 * What became of a concurrency asked for.
+	 */
+	enum Outcome {
+
+		/**
+		 * The container was not running: it starts with it next time.
+		 */
+		SET,
+
+		/**
+		 * A restart on the restarter's thread brings it.
+		 */
+		RESTARTING,
+
+		/**
+		 * Refused: the application stops, and its containers with it.
+		 */
+		REFUSED_CLOSED
+
+	}
+
+	/**
+	 * Waits between two tries to start a container.
+	 */
+	@FunctionalInterface
+	interface Pause {
+
+		/**
+		 * Sleep on the calling thread.
+		 */
+		Pause SLEEP = (duration) -> Thread.sleep(duration.toMillis());
+
+		/**
+		 * Wait for the given time.
+		 * @param duration how long
+		 * @throws InterruptedException if interrupted while waiting
+		 */
+		void pause(Duration duration) throws InterruptedException;
+
 	}
 
 }

@@ -103,6 +103,7 @@ final class KafkaConsumers extends ListenerConsumers {
 
 	@Override
 	public void setMaximumPoolSize(int maxPoolSize) {
+		// Refused once the container stopped for good: its pool left the registry.
 		this.restarts.concurrency(maxPoolSize);
 	}
 
@@ -137,7 +138,8 @@ final class KafkaConsumers extends ListenerConsumers {
 
 	@Override
 	public Restarts restarts() {
-		return new Restarts(this.restarts.restarts(), this.restarts.lastCost(), this.restarts.settling());
+		return new Restarts(this.restarts.restarts(), this.restarts.lastCost(), this.restarts.settling(),
+				this.restarts.failure());
 	}
 
 	/**
