@@ -1,12 +1,6 @@
 package io.github.poolpilot.listener.kafka;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,10 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
+import io.github.poolpilot.listener.HandledOrders;
+import io.github.poolpilot.listener.ThreadpoolsClient;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.pool.Restarts;
@@ -49,7 +41,6 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.EnableKafka;
@@ -86,19 +77,15 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaListenerPoolContractTests {
 
-	private static final JsonMapper json = JsonMapper.builder().build();
-
 	private static final int PARTITIONS = 3;
 
 	private static EmbeddedKafkaKraftBroker broker;
 
-	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	private final ThreadpoolsClient endpoint = new ThreadpoolsClient("orders");
 
 	private final String topic = "poolpilot-orders-" + UUID.randomUUID();
 
 	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private int port;
 
 	@BeforeAll
 	static void startTheBroker() {
@@ -123,19 +110,19 @@ class KafkaListenerPoolContractTests {
 		orders.gate = new CountDownLatch(1);
 		publish(context, 0, 30);
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-			JsonNode pool = pool();
+			JsonNode pool = this.endpoint.pool();
 			assertThat(pool.path("activeCount").asInt()).isEqualTo(1);
 			// Nothing committed yet: every record is owed, the one being handled too.
 			assertThat(pool.path("queueSize").asInt()).isEqualTo(30);
 		});
-		JsonNode listed = get("/actuator/threadpools").path("pools").path("orders");
+		JsonNode listed = this.endpoint.get("/actuator/threadpools").path("pools").path("orders");
 		assertThat(listed.path("poolSize").asInt()).isEqualTo(1);
 		assertThat(listed.path("restarts").path("count").asLong()).isZero();
 		assertThat(listed.path("restarts").path("lastCostMs").asLong()).isEqualTo(-1);
 		assertThat(listed.path("maxThreads").asInt()).isEqualTo(5);
 		orders.gate.countDown();
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-			JsonNode pool = pool();
+			JsonNode pool = this.endpoint.pool();
 			assertThat(pool.path("completedTasks").asLong()).isEqualTo(30);
 			assertThat(pool.path("queueSize").asInt()).isZero();
 		});
@@ -145,8 +132,9 @@ class KafkaListenerPoolContractTests {
 		orders.serviceMillis = 20;
 		publish(context, 30, 70);
 		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(pool().path("littlesLaw").path("meanServiceTimeMs").asDouble())
-				.isGreaterThanOrEqualTo(19));
+			.untilAsserted(
+					() -> assertThat(this.endpoint.pool().path("littlesLaw").path("meanServiceTimeMs").asDouble())
+						.isGreaterThanOrEqualTo(19));
 	}
 
 	@Test
@@ -157,7 +145,7 @@ class KafkaListenerPoolContractTests {
 		assertThat(pool).isNotNull();
 		// The partitions are read once the container runs.
 		await().atMost(Duration.ofSeconds(30)).until(pool::ceiling, (ceiling) -> ceiling == PARTITIONS);
-		HttpResponse<String> grown = post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
+		HttpResponse<String> grown = this.endpoint.post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
 		assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
 		KafkaConsumers consumers = (KafkaConsumers) pool.getExecutor();
 		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -172,22 +160,22 @@ class KafkaListenerPoolContractTests {
 		// The restart was measured, and the pool settles for a while after it.
 		assertThat(consumers.lastRestartCost()).isPositive();
 		assertThat(pool.settling()).isNotNull();
-		JsonNode restarts = pool().path("restarts");
+		JsonNode restarts = this.endpoint.pool().path("restarts");
 		assertThat(restarts.path("count").asLong()).isOne();
 		assertThat(restarts.path("lastCostMs").asLong()).isEqualTo(consumers.lastRestartCost().toMillis());
 		assertThat(restarts.path("settlingMs").asLong()).isPositive();
-		HttpResponse<String> beyond = post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
+		HttpResponse<String> beyond = this.endpoint.post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
 		assertThat(beyond.statusCode()).isEqualTo(400);
 		assertThat(beyond.body()).contains("above the 3 partitions of its topics");
 		assertThat(container.getConcurrency()).isEqualTo(3);
-		HttpResponse<String> shrunk = post("{\"corePoolSize\":1,\"maxPoolSize\":1}");
+		HttpResponse<String> shrunk = this.endpoint.post("{\"corePoolSize\":1,\"maxPoolSize\":1}");
 		assertThat(shrunk.statusCode()).as(shrunk.body()).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 			assertThat(container.getConcurrency()).isEqualTo(1);
 			assertThat(container.getAssignedPartitions()).hasSize(PARTITIONS);
 			assertThat(pool.liveThreads()).isEqualTo(1);
 		});
-		assertThat(get("/actuator/threadpools").path("budget").path("liveThreads").asInt()).isEqualTo(1);
+		assertThat(this.endpoint.get("/actuator/threadpools").path("budget").path("liveThreads").asInt()).isEqualTo(1);
 	}
 
 	static LongStream seeds() {
@@ -209,7 +197,8 @@ class KafkaListenerPoolContractTests {
 		while (orders.handled.size() < records && sizes.size() < 6) {
 			int size = draw.between(1, 3);
 			sizes.add(size);
-			HttpResponse<String> resized = post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
+			HttpResponse<String> resized = this.endpoint
+				.post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
 			assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
 			long until = System.nanoTime() + Duration.ofMillis(draw.between(100, 700)).toNanos();
 			while (System.nanoTime() < until) {
@@ -232,7 +221,7 @@ class KafkaListenerPoolContractTests {
 		ConfigurableApplicationContext context = start();
 		Orders orders = context.getBean(Orders.class);
 		orders.serviceMillis = 10;
-		assertThat(post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
+		assertThat(this.endpoint.post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
 		ConcurrentMessageListenerContainer<?, ?> container = container(context);
 		await().atMost(Duration.ofSeconds(60)).until(() -> container.getAssignmentsByClientId().size() == 3);
 		PoolRegistry registry = context.getBean(PoolRegistry.class);
@@ -264,7 +253,7 @@ class KafkaListenerPoolContractTests {
 			.properties(properties)
 			.run();
 		this.contexts.add(context);
-		this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		this.endpoint.connect(context);
 		return context;
 	}
 
@@ -375,27 +364,6 @@ class KafkaListenerPoolContractTests {
 				StringDeserializer.class, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
 	}
 
-	private JsonNode pool() throws IOException, InterruptedException {
-		return get("/actuator/threadpools/orders");
-	}
-
-	private JsonNode get(String path) throws IOException, InterruptedException {
-		HttpResponse<String> response = this.client.send(request(path).GET().build(), BodyHandlers.ofString());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return json.readTree(response.body());
-	}
-
-	private HttpResponse<String> post(String body) throws IOException, InterruptedException {
-		return this.client.send(request("/actuator/threadpools/orders").header("Content-Type", "application/json")
-			.POST(BodyPublishers.ofString(body))
-			.build(), BodyHandlers.ofString());
-	}
-
-	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(10));
-	}
-
 	/**
 	 * An application with a {@code @KafkaListener}, its factories made by hand (one
 	 * consumer, each record committed once handled), declared here so that the other
@@ -446,21 +414,12 @@ class KafkaListenerPoolContractTests {
 
 	}
 
-	static class Orders {
-
-		final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
-
-		volatile CountDownLatch gate = new CountDownLatch(0);
-
-		volatile int serviceMillis;
+	static class Orders extends HandledOrders {
 
 		@KafkaListener(id = "orders", idIsGroup = false, topics = "${test.topic}")
 		void onOrder(ConsumerRecord<String, String> record) throws InterruptedException {
-			this.gate.await(30, TimeUnit.SECONDS);
-			if (this.serviceMillis > 0) {
-				Thread.sleep(this.serviceMillis);
-			}
-			this.handled.computeIfAbsent(record.value(), (id) -> new AtomicInteger()).incrementAndGet();
+			serve();
+			count(record.value());
 		}
 
 	}

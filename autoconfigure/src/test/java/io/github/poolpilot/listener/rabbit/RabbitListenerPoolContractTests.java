@@ -1,24 +1,15 @@
 package io.github.poolpilot.listener.rabbit;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -28,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
+import io.github.poolpilot.listener.HandledOrders;
+import io.github.poolpilot.listener.ThreadpoolsClient;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Draw;
@@ -50,7 +42,6 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -68,17 +59,13 @@ import static org.awaitility.Awaitility.await;
  */
 class RabbitListenerPoolContractTests {
 
-	private static final JsonMapper json = JsonMapper.builder().build();
-
 	private static final String BROKER = "127.0.0.1";
 
-	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	private final ThreadpoolsClient endpoint = new ThreadpoolsClient("orders");
 
 	private final String queue = "poolpilot-orders-" + UUID.randomUUID();
 
 	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private int port;
 
 	@AfterEach
 	void closeAndDeleteTheQueue() {
@@ -99,12 +86,12 @@ class RabbitListenerPoolContractTests {
 		orders.gate = new CountDownLatch(1);
 		publish(context, 0, 30);
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-			JsonNode pool = pool();
+			JsonNode pool = this.endpoint.pool();
 			assertThat(pool.path("activeCount").asInt()).isEqualTo(1);
 			// One message is with the listener, at most one more in its prefetch.
 			assertThat(pool.path("queueSize").asInt()).isBetween(28, 29);
 		});
-		JsonNode listed = get("/actuator/threadpools").path("pools").path("orders");
+		JsonNode listed = this.endpoint.get("/actuator/threadpools").path("pools").path("orders");
 		assertThat(listed.path("poolSize").asInt()).isEqualTo(1);
 		assertThat(listed.path("maxThreads").asInt()).isEqualTo(4);
 		// The broker's queue, whose capacity the pool does not know.
@@ -112,7 +99,7 @@ class RabbitListenerPoolContractTests {
 		assertThat(listed.path("queueCapacity").asInt()).isZero();
 		orders.gate.countDown();
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-			JsonNode pool = pool();
+			JsonNode pool = this.endpoint.pool();
 			assertThat(pool.path("completedTasks").asLong()).isEqualTo(30);
 			assertThat(pool.path("queueSize").asInt()).isZero();
 		});
@@ -122,30 +109,31 @@ class RabbitListenerPoolContractTests {
 		orders.serviceMillis = 20;
 		publish(context, 30, 40);
 		await().atMost(Duration.ofSeconds(20))
-			.untilAsserted(() -> assertThat(pool().path("littlesLaw").path("meanServiceTimeMs").asDouble())
-				.isGreaterThanOrEqualTo(19));
+			.untilAsserted(
+					() -> assertThat(this.endpoint.pool().path("littlesLaw").path("meanServiceTimeMs").asDouble())
+						.isGreaterThanOrEqualTo(19));
 	}
 
 	@Test
 	void aPostResizesTheConsumersWithinTheBoundsAndTheBudget() throws Exception {
 		ConfigurableApplicationContext context = start();
 		SimpleMessageListenerContainer container = container(context);
-		HttpResponse<String> grown = post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
+		HttpResponse<String> grown = this.endpoint.post("{\"corePoolSize\":3,\"maxPoolSize\":3}");
 		assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(20)).until(container::getActiveConsumerCount, (live) -> live == 3);
-		assertThat(pool().path("poolSize").asInt()).isEqualTo(3);
-		assertThat(pool().path("tuning").path("mode").asString()).isEqualTo("manual");
-		HttpResponse<String> aboveMax = post("{\"corePoolSize\":5,\"maxPoolSize\":5}");
+		assertThat(this.endpoint.pool().path("poolSize").asInt()).isEqualTo(3);
+		assertThat(this.endpoint.pool().path("tuning").path("mode").asString()).isEqualTo("manual");
+		HttpResponse<String> aboveMax = this.endpoint.post("{\"corePoolSize\":5,\"maxPoolSize\":5}");
 		assertThat(aboveMax.statusCode()).isEqualTo(400);
 		assertThat(aboveMax.body()).contains("max-threads 4");
-		HttpResponse<String> overBudget = post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
+		HttpResponse<String> overBudget = this.endpoint.post("{\"corePoolSize\":4,\"maxPoolSize\":4}");
 		assertThat(overBudget.statusCode()).isEqualTo(400);
 		assertThat(overBudget.body()).contains("budget");
 		assertThat(container.getActiveConsumerCount()).isEqualTo(3);
-		HttpResponse<String> shrunk = post("{\"corePoolSize\":1,\"maxPoolSize\":1}");
+		HttpResponse<String> shrunk = this.endpoint.post("{\"corePoolSize\":1,\"maxPoolSize\":1}");
 		assertThat(shrunk.statusCode()).as(shrunk.body()).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(20)).until(container::getActiveConsumerCount, (live) -> live == 1);
-		assertThat(get("/actuator/threadpools").path("budget").path("liveThreads").asInt()).isEqualTo(1);
+		assertThat(this.endpoint.get("/actuator/threadpools").path("budget").path("liveThreads").asInt()).isEqualTo(1);
 	}
 
 	static LongStream seeds() {
@@ -172,7 +160,8 @@ class RabbitListenerPoolContractTests {
 			sizes.add(size);
 			removals += Math.max(0, previous - size);
 			previous = size;
-			HttpResponse<String> resized = post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
+			HttpResponse<String> resized = this.endpoint
+				.post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
 			assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
 			maxLive = Math.max(maxLive, registry.budget().liveThreads());
 			Thread.sleep(draw.between(5, 60));
@@ -199,7 +188,7 @@ class RabbitListenerPoolContractTests {
 		ConfigurableApplicationContext context = start();
 		Orders orders = context.getBean(Orders.class);
 		orders.serviceMillis = 5;
-		assertThat(post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
+		assertThat(this.endpoint.post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
 		PoolRegistry registry = context.getBean(PoolRegistry.class);
 		publish(context, 0, messages);
 		await().atMost(Duration.ofSeconds(20)).until(() -> orders.handled.size() >= 50);
@@ -226,7 +215,7 @@ class RabbitListenerPoolContractTests {
 					"management.endpoint.threadpools.access=unrestricted")
 			.run();
 		this.contexts.add(context);
-		this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		this.endpoint.connect(context);
 		return context;
 	}
 
@@ -284,27 +273,6 @@ class RabbitListenerPoolContractTests {
 		return connectionFactory;
 	}
 
-	private JsonNode pool() throws IOException, InterruptedException {
-		return get("/actuator/threadpools/orders");
-	}
-
-	private JsonNode get(String path) throws IOException, InterruptedException {
-		HttpResponse<String> response = this.client.send(request(path).GET().build(), BodyHandlers.ofString());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return json.readTree(response.body());
-	}
-
-	private HttpResponse<String> post(String body) throws IOException, InterruptedException {
-		return this.client.send(request("/actuator/threadpools/orders").header("Content-Type", "application/json")
-			.POST(BodyPublishers.ofString(body))
-			.build(), BodyHandlers.ofString());
-	}
-
-	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(10));
-	}
-
 	/**
 	 * An application with a {@code @RabbitListener}, its container factory made as Spring
 	 * Boot's {@code spring.rabbitmq.listener.simple.*} makes it (prefetch 1, one
@@ -352,28 +320,17 @@ class RabbitListenerPoolContractTests {
 
 	}
 
-	static class Orders {
-
-		final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+	static class Orders extends HandledOrders {
 
 		final AtomicInteger redelivered = new AtomicInteger();
 
-		volatile CountDownLatch gate = new CountDownLatch(0);
-
-		volatile int serviceMillis;
-
 		@RabbitListener(id = "orders", queues = "${test.queue}")
 		void onOrder(Message message) throws InterruptedException {
-			this.gate.await(30, TimeUnit.SECONDS);
-			if (this.serviceMillis > 0) {
-				Thread.sleep(this.serviceMillis);
-			}
+			serve();
 			if (Boolean.TRUE.equals(message.getMessageProperties().getRedelivered())) {
 				this.redelivered.incrementAndGet();
 			}
-			this.handled
-				.computeIfAbsent(new String(message.getBody(), StandardCharsets.UTF_8), (id) -> new AtomicInteger())
-				.incrementAndGet();
+			count(new String(message.getBody(), StandardCharsets.UTF_8));
 		}
 
 	}
