@@ -36,24 +36,7 @@ case "$RESULTS" in /*) ;; *) RESULTS="$ROOT/$RESULTS" ;; esac
 JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
 BASE="http://127.0.0.1:$PORT"
 
-APP_PID=
-stop_app() {
-	if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
-		kill "$APP_PID"
-		for _ in $(seq 1 40); do
-			kill -0 "$APP_PID" 2>/dev/null || break
-			sleep 0.5
-		done
-		kill -9 "$APP_PID" 2>/dev/null || true
-		wait "$APP_PID" 2>/dev/null || true
-	fi
-	APP_PID=
-}
-trap stop_app EXIT
-
-load() {
-	cut -d' ' -f1-3 /proc/loadavg
-}
+. "$ROOT/sample-app/load-test/common.sh"
 
 # A number field of a JSON object, the first one of that name.
 field() {
@@ -64,10 +47,7 @@ if ! (echo > /dev/tcp/127.0.0.1/5672) 2>/dev/null; then
 	echo "The listener run needs RabbitMQ on 127.0.0.1:5672 (guest/guest)." >&2
 	exit 1
 fi
-if curl -s -o /dev/null "$BASE/"; then
-	echo "Port $PORT is taken; set PORT to a free one." >&2
-	exit 1
-fi
+require_free_port "$PORT"
 
 echo "Building the sample..."
 ./mvnw -q -B -pl sample-app -am package -DskipTests
@@ -75,32 +55,10 @@ echo "Building the sample..."
 mkdir -p "$RESULTS"
 rm -f "$RESULTS"/*.csv "$RESULTS"/*.txt "$RESULTS"/*.log "$RESULTS"/summary.md
 MACHINE="$RESULTS/machine.txt"
-{
-	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "run: listeners (--listeners)"
-	echo "cpus: $(nproc)"
-	echo "java: $(java -version 2>&1 | head -1)"
-} > "$MACHINE"
+describe_machine "run: listeners (--listeners)"
 
 if [ "$WAIT_FOR_QUIET" = true ]; then
-	quiet=false
-	for attempt in $(seq 1 41); do
-		load1=$(cut -d' ' -f1 /proc/loadavg)
-		others=$(pgrep -x java | tr '\n' ' ' || true)
-		if awk -v l="$load1" 'BEGIN { exit !(l < 0.7) }' && [ -z "$others" ]; then
-			quiet=true
-			break
-		fi
-		echo "Waiting for a quiet machine: load $(load), other java processes: ${others:-none} ($attempt/41)"
-		[ "$attempt" -lt 41 ] && sleep 30
-	done
-	if [ "$quiet" = true ]; then
-		echo "quiet before the run: load $(load), no other java process" | tee -a "$MACHINE"
-	else
-		echo "NOT QUIET after 20 min: load $(load), other java processes: $(pgrep -x java | tr '\n' ' ')" \
-			| tee -a "$MACHINE"
-	fi
+	wait_for_quiet
 fi
 
 cat > "$RESULTS/run.properties" <<PROPERTIES
@@ -114,11 +72,7 @@ java -Xms256m -Xmx512m -jar "$JAR" --server.port="$PORT" --spring.profiles.activ
 	--sample.orders.service-time="${SERVICE_TIME_MS}ms" --sample.orders.downstream-capacity="$DOWNSTREAM_CAPACITY" \
 	> "$RESULTS/app.log" 2>&1 &
 APP_PID=$!
-for _ in $(seq 1 120); do
-	curl -s -o /dev/null "$BASE/actuator/health" && break
-	kill -0 "$APP_PID" 2>/dev/null || { echo "The sample did not start: $RESULTS/app.log" >&2; exit 1; }
-	sleep 0.5
-done
+wait_for_app "$BASE/actuator/health" "$RESULTS/app.log"
 # Orders an earlier run left on the queue are handled first; the counts below start after.
 for _ in $(seq 1 120); do
 	[ "$(curl -s "$BASE/actuator/threadpools/orders" | field queueSize)" = 0 ] && break

@@ -118,24 +118,7 @@ TIMEOUT_SECONDS=20
 case "$RESULTS" in /*) ;; *) RESULTS="$ROOT/$RESULTS" ;; esac
 case "$IMAGES" in /*) ;; *) IMAGES="$ROOT/$IMAGES" ;; esac
 
-APP_PID=
-stop_app() {
-	if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
-		kill "$APP_PID"
-		for _ in $(seq 1 40); do
-			kill -0 "$APP_PID" 2>/dev/null || break
-			sleep 0.5
-		done
-		kill -9 "$APP_PID" 2>/dev/null || true
-		wait "$APP_PID" 2>/dev/null || true
-	fi
-	APP_PID=
-}
-trap stop_app EXIT
-
-load() {
-	cut -d' ' -f1-3 /proc/loadavg
-}
+. "$ROOT/sample-app/load-test/common.sh"
 
 # CPU time of a process (user + system), in clock ticks.
 process_ticks() {
@@ -151,41 +134,17 @@ echo "Building the sample, the plots and the simulation..."
 ./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests ${BUILD_PROFILES[@]+"${BUILD_PROFILES[@]}"}
 ./mvnw -q -B -f sample-app/load-test/pom.xml test-compile
 
-if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
-	echo "Port $PORT is taken; set PORT to a free one." >&2
-	exit 1
-fi
+require_free_port "$PORT"
 
 rm -rf "$RESULTS/baseline" "$RESULTS/poolpilot"
 mkdir -p "$RESULTS/baseline" "$RESULTS/poolpilot" "$IMAGES"
 MACHINE="$RESULTS/machine.txt"
-{
-	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "run: $([ "$KNEE" = true ] && echo "knee (--knee)" || { [ "$WEB_SERVER" = true ] && echo "thread-per-request (--web-server)"; } || echo "overload")"
-	echo "server: $SERVER"
-	echo "cpus: $(nproc)"
-	echo "java: $(java -version 2>&1 | head -1)"
-} > "$MACHINE"
+describe_machine \
+	"run: $([ "$KNEE" = true ] && echo "knee (--knee)" || { [ "$WEB_SERVER" = true ] && echo "thread-per-request (--web-server)"; } || echo "overload")" \
+	"server: $SERVER"
 
 if [ "$WAIT_FOR_QUIET" = true ]; then
-	quiet=false
-	for attempt in $(seq 1 41); do
-		load1=$(cut -d' ' -f1 /proc/loadavg)
-		others=$(pgrep -x java | tr '\n' ' ' || true)
-		if awk -v l="$load1" 'BEGIN { exit !(l < 0.7) }' && [ -z "$others" ]; then
-			quiet=true
-			break
-		fi
-		echo "Waiting for a quiet machine: load $(load), other java processes: ${others:-none} ($attempt/41)"
-		[ "$attempt" -lt 41 ] && sleep 30
-	done
-	if [ "$quiet" = true ]; then
-		echo "quiet before the run: load $(load), no other java process" | tee -a "$MACHINE"
-	else
-		echo "NOT QUIET after 20 min: load $(load), other java processes: $(pgrep -x java | tr '\n' ' ')" \
-			| tee -a "$MACHINE"
-	fi
+	wait_for_quiet
 fi
 
 cat > "$RESULTS/run.properties" <<PROPERTIES
@@ -212,11 +171,7 @@ run_side() {
 		--sample.talk.downstream-latency="${DOWNSTREAM_LATENCY_MS}ms" \
 		--sample.talk.downstream-capacity="$DOWNSTREAM_CAPACITY" "$@" > "$out/app.log" 2>&1 &
 	APP_PID=$!
-	for _ in $(seq 1 120); do
-		curl -s -o /dev/null "http://127.0.0.1:$PORT/actuator/health" && break
-		kill -0 "$APP_PID" 2>/dev/null || { echo "The sample did not start: $out/app.log" >&2; exit 1; }
-		sleep 0.5
-	done
+	wait_for_app "http://127.0.0.1:$PORT/actuator/health" "$out/app.log"
 	echo "$label: load before $(load)" | tee -a "$MACHINE"
 	local app_before machine_before started
 	app_before=$(process_ticks "$APP_PID")
