@@ -33,33 +33,16 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * seconds a rebalance takes. A container that is not running only has its concurrency
  * set, for its next start; once closed, it refuses every new concurrency.
  * <p>
- * A restart whose {@code start()} fails is tried {@link #START_TRIES} times in all, a
- * pause apart; then the container is started again with the concurrency it had. Either
- * way the failure stays in {@link #failure()} until a restart works: a container never
- * stops silently.
+ * A restart whose {@code start()} fails is tried {@link ContainerStarts#TRIES} times in
+ * all, a pause apart; then the container is started again with the concurrency it had.
+ * Either way the failure stays in {@link #failure()} until a restart works: a container
+ * never stops silently.
  *
  * @author poolpilot authors
  */
 final class ConcurrencyRestarts {
 
 	private static final Log logger = LogFactory.getLog(ConcurrencyRestarts.class);
-
-	/**
-	 * How long a restart waits for the new consumers' partitions before it counts as done
-	 * anyway (the cost is then at least this).
-	 */
-	static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(60);
-
-	/**
-	 * How many times a restart tries to start the container with a concurrency before it
-	 * gives that concurrency up.
-	 */
-	static final int START_TRIES = 3;
-
-	/**
-	 * The pause between two tries to start the container.
-	 */
-	static final Duration START_PAUSE = Duration.ofSeconds(1);
 
 	private final ConcurrentMessageListenerContainer<?, ?> container;
 
@@ -73,7 +56,7 @@ final class ConcurrencyRestarts {
 
 	private final NanoClock clock;
 
-	private final Pause pause;
+	private final ContainerStarts starts;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -101,11 +84,11 @@ final class ConcurrencyRestarts {
 
 	ConcurrencyRestarts(ConcurrentMessageListenerContainer<?, ?> container, String name, int settleFactor,
 			Duration minimumSettle) {
-		this(container, name, settleFactor, minimumSettle, NanoClock.SYSTEM, Pause.SLEEP);
+		this(container, name, settleFactor, minimumSettle, NanoClock.SYSTEM, ContainerStarts.Pause.SLEEP);
 	}
 
 	ConcurrencyRestarts(ConcurrentMessageListenerContainer<?, ?> container, String name, int settleFactor,
-			Duration minimumSettle, NanoClock clock, Pause pause) {
+			Duration minimumSettle, NanoClock clock, ContainerStarts.Pause pause) {
 		this.container = container;
 		this.name = name;
 		ConsumerRebalanceListener listener = container.getContainerProperties().getConsumerRebalanceListener();
@@ -115,7 +98,7 @@ final class ConcurrencyRestarts {
 		this.settleFactor = settleFactor;
 		this.minimumSettle = minimumSettle;
 		this.clock = clock;
-		this.pause = pause;
+		this.starts = new ContainerStarts(container, name, this.assignments, pause, () -> this.closed);
 		this.wanted = container.getConcurrency();
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("poolpilot-kafka-restart-" + name + "-");
 		threads.setDaemon(true);
@@ -128,17 +111,17 @@ final class ConcurrencyRestarts {
 	 * @param concurrency the consumers
 	 * @return what became of it
 	 */
-	Outcome concurrency(int concurrency) {
+	ConcurrencyOutcome concurrency(int concurrency) {
 		synchronized (this.door) {
 			if (this.closed) {
-				return Outcome.REFUSED_CLOSED;
+				return ConcurrencyOutcome.REFUSED_CLOSED;
 			}
 			this.wanted = concurrency;
 			if (this.lock.tryLock()) {
 				try {
 					if (!this.container.isRunning()) {
 						this.container.setConcurrency(concurrency);
-						return Outcome.SET;
+						return ConcurrencyOutcome.SET;
 					}
 				}
 				finally {
@@ -152,7 +135,7 @@ final class ConcurrencyRestarts {
 				// Only close() shuts the restarter down, and it closes the door first.
 				throw new IllegalStateException("The restarter of listener '" + this.name + "' stopped", ex);
 			}
-			return Outcome.RESTARTING;
+			return ConcurrencyOutcome.RESTARTING;
 		}
 	}
 
@@ -184,7 +167,7 @@ final class ConcurrencyRestarts {
 				this.container.setConcurrency(wanted);
 				return;
 			}
-			RuntimeException failed = start(wanted);
+			RuntimeException failed = this.starts.start(wanted);
 			if (failed == null) {
 				this.failure = null;
 				restarted(start);
@@ -211,9 +194,9 @@ final class ConcurrencyRestarts {
 				this.wanted = previous;
 			}
 		}
-		String tried = "Could not start listener '" + this.name + "' with " + wanted + " consumers (" + START_TRIES
-				+ " tries, the last: " + failed.getMessage() + ")";
-		RuntimeException again = start(previous);
+		String tried = "Could not start listener '" + this.name + "' with " + wanted + " consumers ("
+				+ ContainerStarts.TRIES + " tries, the last: " + failed.getMessage() + ")";
+		RuntimeException again = this.starts.start(previous);
 		if (again == null) {
 			this.failure = tried + "; it runs with its " + previous + " consumers again";
 			logger.warn(this.failure);
@@ -225,58 +208,6 @@ final class ConcurrencyRestarts {
 				+ "): it is stopped";
 		logger.error(this.failure);
 		logger.debug("The last try to start listener '" + this.name + "' again failed", again);
-	}
-
-	/**
-	 * Start the container with the given concurrency, up to {@link #START_TRIES} times,
-	 * and wait until each consumer was assigned.
-	 * @return the last try's failure, or {@code null} when it started
-	 */
-	private @Nullable RuntimeException start(int concurrency) throws InterruptedException {
-		RuntimeException failed = null;
-		for (int tried = 0; tried < START_TRIES && !this.closed; tried++) {
-			if (tried > 0) {
-				this.pause.pause(START_PAUSE);
-			}
-			try {
-				this.assignments.expect(concurrency);
-				this.container.setConcurrency(concurrency);
-				this.container.start();
-				if (this.closed) {
-					// close() gave up waiting for this restart.
-					stopWhatStarted();
-					return null;
-				}
-				awaitAssignments(concurrency);
-				return null;
-			}
-			catch (RuntimeException ex) {
-				failed = ex;
-				stopWhatStarted();
-			}
-		}
-		return failed;
-	}
-
-	/**
-	 * A start that failed may have left some of the container's consumers running.
-	 */
-	private void stopWhatStarted() {
-		try {
-			if (this.container.isRunning()) {
-				this.container.stop();
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not stop listener '" + this.name + "' after a start that failed", ex);
-		}
-	}
-
-	private void awaitAssignments(int concurrency) throws InterruptedException {
-		if (!this.assignments.await(ASSIGNMENT_TIMEOUT.toMillis())) {
-			logger.warn("The consumers of listener '" + this.name + "' were not all given their partitions within "
-					+ ASSIGNMENT_TIMEOUT.toSeconds() + " s of a restart for " + concurrency + " consumers");
-		}
 	}
 
 	private void restarted(long start) {
@@ -363,48 +294,6 @@ final class ConcurrencyRestarts {
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	/**
-	 * What became of a concurrency asked for.
-	 */
-	enum Outcome {
-
-		/**
-		 * The container was not running: it starts with it next time.
-		 */
-		SET,
-
-		/**
-		 * A restart on the restarter's thread brings it.
-		 */
-		RESTARTING,
-
-		/**
-		 * Refused: the application stops, and its containers with it.
-		 */
-		REFUSED_CLOSED
-
-	}
-
-	/**
-	 * Waits between two tries to start a container.
-	 */
-	@FunctionalInterface
-	interface Pause {
-
-		/**
-		 * Sleep on the calling thread.
-		 */
-		Pause SLEEP = (duration) -> Thread.sleep(duration.toMillis());
-
-		/**
-		 * Wait for the given time.
-		 * @param duration how long
-		 * @throws InterruptedException if interrupted while waiting
-		 */
-		void pause(Duration duration) throws InterruptedException;
-
 	}
 
 }

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.github.poolpilot.listener.kafka.ConcurrencyRestarts.Outcome;
 import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.testsupport.Draw;
 import io.github.poolpilot.testsupport.FakeClock;
@@ -64,7 +63,7 @@ class ConcurrencyRestartsTests {
 	void aRestartCostsWhatTheClockSaysAndTheContainerSettlesForThreeTimesThat() {
 		this.container.start();
 		this.container.startTakes = Duration.ofSeconds(4);
-		assertThat(this.restarts.concurrency(3)).isEqualTo(Outcome.RESTARTING);
+		assertThat(this.restarts.concurrency(3)).isEqualTo(ConcurrencyOutcome.RESTARTING);
 		await().atMost(Duration.ofSeconds(30)).until(this.restarts::restarts, (count) -> count == 1);
 		assertThat(this.container.calls).containsExactly("start 1", "stop", "start 3");
 		assertThat(this.restarts.lastCost()).isEqualTo(Duration.ofSeconds(4));
@@ -78,7 +77,7 @@ class ConcurrencyRestartsTests {
 
 	@Test
 	void aContainerThatIsNotRunningOnlyHasItsConcurrencySet() {
-		assertThat(this.restarts.concurrency(2)).isEqualTo(Outcome.SET);
+		assertThat(this.restarts.concurrency(2)).isEqualTo(ConcurrencyOutcome.SET);
 		assertThat(this.container.getConcurrency()).isEqualTo(2);
 		assertThat(this.container.calls).isEmpty();
 		assertThat(this.restarts.settling()).isNull();
@@ -87,23 +86,23 @@ class ConcurrencyRestartsTests {
 	@Test
 	void aStartThatFailsIsTriedAgainAPauseApart() {
 		this.container.start();
-		this.container.failures.set(ConcurrencyRestarts.START_TRIES - 1);
+		this.container.failures.set(ContainerStarts.TRIES - 1);
 		this.restarts.concurrency(3);
 		await().atMost(Duration.ofSeconds(30)).until(this.restarts::restarts, (count) -> count == 1);
 		assertThat(this.container.calls).containsExactly("start 1", "stop", "start 3", "start 3", "start 3");
-		assertThat(this.pauses).containsExactly(ConcurrencyRestarts.START_PAUSE, ConcurrencyRestarts.START_PAUSE);
+		assertThat(this.pauses).containsExactly(ContainerStarts.PAUSE, ContainerStarts.PAUSE);
 		assertThat(this.container.isRunning()).isTrue();
 		assertThat(this.container.getConcurrency()).isEqualTo(3);
 		assertThat(this.restarts.wanted()).isEqualTo(3);
 		assertThat(this.restarts.failure()).isNull();
 		// The pauses are part of what the restart cost.
-		assertThat(this.restarts.lastCost()).isEqualTo(ConcurrencyRestarts.START_PAUSE.multipliedBy(2));
+		assertThat(this.restarts.lastCost()).isEqualTo(ContainerStarts.PAUSE.multipliedBy(2));
 	}
 
 	@Test
 	void aStartThatKeepsFailingGivesTheContainerItsPreviousConcurrencyAndSaysSo() {
 		this.container.start();
-		this.container.failures.set(ConcurrencyRestarts.START_TRIES);
+		this.container.failures.set(ContainerStarts.TRIES);
 		this.restarts.concurrency(3);
 		await().atMost(Duration.ofSeconds(30)).until(this.restarts::restarts, (count) -> count == 1);
 		assertThat(this.container.calls).containsExactly("start 1", "stop", "start 3", "start 3", "start 3", "start 1");
@@ -122,7 +121,7 @@ class ConcurrencyRestartsTests {
 	@Test
 	void aContainerThatStartsWithNeitherConcurrencyIsShownStopped() {
 		this.container.start();
-		this.container.failures.set(2 * ConcurrencyRestarts.START_TRIES);
+		this.container.failures.set(2 * ContainerStarts.TRIES);
 		this.restarts.concurrency(3);
 		await().atMost(Duration.ofSeconds(30)).until(this.restarts::failure, (failure) -> failure != null);
 		assertThat(this.container.isRunning()).isFalse();
@@ -138,7 +137,7 @@ class ConcurrencyRestartsTests {
 		this.container.start();
 		this.restarts.close();
 		assertThat(this.container.isRunning()).isFalse();
-		assertThat(this.restarts.concurrency(3)).isEqualTo(Outcome.REFUSED_CLOSED);
+		assertThat(this.restarts.concurrency(3)).isEqualTo(ConcurrencyOutcome.REFUSED_CLOSED);
 		assertThat(this.restarts.wanted()).isEqualTo(1);
 		assertThat(this.container.getConcurrency()).isEqualTo(1);
 	}
@@ -169,7 +168,7 @@ class ConcurrencyRestartsTests {
 		Draw draw = new Draw(seed);
 		this.container.start();
 		List<Throwable> thrown = Collections.synchronizedList(new ArrayList<>());
-		List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+		List<ConcurrencyOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
 		Thread asking = new Thread(() -> {
 			for (int i = 0; i < 2000; i++) {
 				try {
@@ -190,7 +189,7 @@ class ConcurrencyRestartsTests {
 		Seeds.check(seed, "-Dtest=ConcurrencyRestartsTests", () -> {
 			assertThat(thrown).isEmpty();
 			assertThat(outcomes).hasSize(2000);
-			assertThat(this.restarts.concurrency(2)).isEqualTo(Outcome.REFUSED_CLOSED);
+			assertThat(this.restarts.concurrency(2)).isEqualTo(ConcurrencyOutcome.REFUSED_CLOSED);
 			assertThat(this.container.isRunning()).isFalse();
 		});
 	}
