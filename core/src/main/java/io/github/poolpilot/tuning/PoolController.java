@@ -241,8 +241,14 @@ public final class PoolController {
 		}
 		StepJudge.Verdict verdict = this.steps.judge(window);
 		if (verdict != null) {
-			if (verdict.undone() != null) {
-				return verdict.undone();
+			Decision undone = verdict.undone();
+			if (undone != null) {
+				if (undone.action() == Action.SHRINK) {
+					// A surge's overshoot cut back: undone like a slowdown's cut when
+					// it did not shorten the service time.
+					this.slowdown.watch(window.size, window.serviceMs());
+				}
+				return undone;
 			}
 			kept = verdict.kept();
 		}

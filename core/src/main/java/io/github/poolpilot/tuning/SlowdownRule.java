@@ -105,6 +105,17 @@ final class SlowdownRule {
 		return Decision.hold(size, reason, kept, false);
 	}
 
+	/**
+	 * Judge a cut made for a slowdown by another rule (a surge's overshoot,
+	 * {@link SurgeReview}) as this rule's own: undone when it did not shorten the service
+	 * time.
+	 * @param from the size before the cut
+	 * @param serviceMs the mean service time that prompted it
+	 */
+	void watch(int from, double serviceMs) {
+		this.cut = new Cut(from, serviceMs);
+	}
+
 	void cancel() {
 		this.cut = null;
 	}

@@ -160,8 +160,9 @@ final class Step {
 		STAFFING,
 
 		/**
-		 * The load rose between two windows: kept, since the throughput before it was
-		 * that of a smaller load; a knee it overshot is trimmed by the slowdown rule.
+		 * The load rose between two windows: not judged by its throughput, which before
+		 * it was that of a smaller load, but by its service time ({@link SurgeReview}): a
+		 * knee it overshot is cut back to at once.
 		 */
 		SURGE,
 

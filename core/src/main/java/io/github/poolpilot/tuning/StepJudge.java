@@ -88,7 +88,11 @@ final class StepJudge {
 	private @Nullable Decision judge(Step step, ClosedWindow window) {
 		LittlesLaw law = window.law;
 		if (step.kind == Step.Kind.SURGE) {
-			return null;
+			Decision review = SurgeReview.review(step, window);
+			if (review != null && review.action() == Action.HOLD) {
+				this.step = step;
+			}
+			return review;
 		}
 		boolean measured = window.completions > 0;
 		double serviceNoise = serviceError();

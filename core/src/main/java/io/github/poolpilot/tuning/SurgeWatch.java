@@ -84,8 +84,12 @@ final class SurgeWatch {
 		double serviceMs = baseServiceMs;
 		if (Double.isNaN(serviceMs)) {
 			// A pool that never finished a task in a window: Little's law on this
-			// interval, its busy threads over its completions.
-			serviceMs = (completions > 0) ? now.activeThreads() * seconds * 1000 / completions : Double.NaN;
+			// interval, its busy threads over its completions. The busy threads are
+			// the mean of the interval's ends while its size held: a pool that was
+			// idle at its start was not busy throughout it.
+			double busy = (last.size() == now.size()) ? (last.activeThreads() + now.activeThreads()) / 2.0
+					: now.activeThreads();
+			serviceMs = (completions > 0) ? busy * seconds * 1000 / completions : Double.NaN;
 			if (!Double.isNaN(serviceMs) && !(serviceMs >= this.estimatedServiceMs)) {
 				this.estimatedServiceMs = serviceMs;
 			}

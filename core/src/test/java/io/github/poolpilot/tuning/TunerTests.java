@@ -203,11 +203,12 @@ class TunerTests {
 				budget, 0.1);
 		List<PoolPulse> quiet = List.of(lenderPulse(0, 38, 0), ownerPulse(0, 0, 0, 0, 0));
 		assertThat(tuner.planPulse(quiet, budget)).isEmpty();
-		// 30 tasks offered to the owner in 100 ms (300/s), 8 done by its 2 threads (25 ms
-		// each, by Little's law), 20 queued: a surge, which needs ⌈7.5 + 2·√7.5⌉ = 13.
+		// 60 tasks offered to the owner in 100 ms (600/s), 8 done by its 2 threads, idle
+		// at the last pulse and busy now (one busy on average: 12.5 ms each, by Little's
+		// law), 50 queued: a surge, which needs ⌈7.5 + 2·√7.5⌉ = 13.
 		// The lender gives back to its share at once; its threads still run their tasks.
 		clock.advanceMillis(100);
-		Map<String, Decision> surge = tuner.planPulse(List.of(lenderPulse(100, 38, 190), ownerPulse(100, 2, 30, 8, 20)),
+		Map<String, Decision> surge = tuner.planPulse(List.of(lenderPulse(100, 38, 190), ownerPulse(100, 2, 60, 8, 50)),
 				budget);
 		assertThat(surge.get("lender").action()).isEqualTo(Action.SHRINK);
 		assertThat(surge.get("lender").threads()).isEqualTo(30);
@@ -217,7 +218,7 @@ class TunerTests {
 		clock.advanceMillis(100);
 		Map<String, Decision> handedOver = tuner.planPulse(List.of(
 				new PoolPulse("lender", bounds, 3, TuningMode.AUTO, 30, 30, 30, 500, 380, 380, clock.nanoTime()),
-				ownerPulse(200, 2, 60, 16, 42)), budget);
+				ownerPulse(200, 2, 120, 16, 102)), budget);
 		Decision owner = handedOver.get("owner");
 		assertThat(owner.action()).isEqualTo(Action.GROW);
 		assertThat(owner.threads()).isEqualTo(10);

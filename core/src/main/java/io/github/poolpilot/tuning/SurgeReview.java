@@ -1,0 +1,63 @@
+package io.github.poolpilot.tuning;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+
+/**
+ * Judges a surge's step ({@link SurgeWatch}) on the service time of the windows after it.
+ * Its throughput says nothing (it rose with the load as much as with the threads), but
+ * its service time does: one that passed {@value SlowdownRule#SLOWDOWN}× its base and the
+ * service time before the surge (the base when none was measured) says that the threads
+ * the surge added wait for something they share, a downstream's limit or the cores. The
+ * first window after the surge began at the old size, so it only holds the pool to look
+ * again; when the second still says so, the pool goes straight back to a tenth beyond
+ * X·S₀, the threads its throughput keeps busy at the base service time, rather than in
+ * the slowdown rule's cuts of a quarter a window: a surge is met at once, and so is its
+ * overshoot. A cut of a quarter or less is left to the slowdown rule. The cut is judged
+ * as the slowdown rule's are, and undone when it did not shorten the service time; it
+ * teaches no knee, since X·S₀ is too low where the base is that of the cheaper tasks of a
+ * mix.
+ *
+ * @author poolpilot authors
+ */
+final class SurgeReview {
+
+	/**
+	 * The windows after a surge that judge it: the first began at the old size.
+	 */
+	static final int WINDOWS = 2;
+
+	private SurgeReview() {
+	}
+
+	/**
+	 * Judge a surge's step in a window after it.
+	 * @param step the surge's step, measured in this window too
+	 * @param window the window
+	 * @return a hold to look again, the decision that takes the pool back towards X·S₀,
+	 * or {@code null} when the step is kept
+	 */
+	static @Nullable Decision review(Step step, ClosedWindow window) {
+		// Slower than its base, and than before the surge: a mix of cheap and expensive
+		// tasks may keep a pool's service time above its base whatever its size.
+		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
+		if (window.completions == 0 || !window.queueing || !window.slowed()
+				|| !(window.serviceMs() > SlowdownRule.SLOWDOWN * before)) {
+			return null;
+		}
+		Slowdown slowdown = new Slowdown(window.serviceMs() / window.baseServiceMs, window.baseServiceMs);
+		if (step.windows < WINDOWS) {
+			return Decision.hold(window.size, slowdown, null, true);
+		}
+		double useful = window.throughput() * window.baseServiceMs / 1000;
+		int target = window.bounds
+			.clamp(Math.max(step.from, (int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN))));
+		if (target > window.size - Math.max(1, window.size / 4)) {
+			return null;
+		}
+		return Decision.change(Action.SHRINK, window.size, target, slowdown, null, false);
+	}
+
+}
