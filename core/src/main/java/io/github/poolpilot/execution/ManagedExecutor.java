@@ -388,8 +388,9 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 		}
 
 		/**
-		 * Set the factory for the pool's threads (by default non-daemon threads named
-		 * {@code <name>-<n>}).
+		 * Set the factory for the pool's threads: by default non-daemon threads named
+		 * {@code <name>-<n>}, or virtual threads all named {@code <name>} (no string per
+		 * task).
 		 * @param threadFactory the thread factory
 		 * @return this builder
 		 */
@@ -457,10 +458,10 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 			if (this.threadFactory != null) {
 				return this.threadFactory;
 			}
-			String prefix = this.name + "-";
 			if (virtual) {
-				return VirtualThreads.factory(prefix);
+				return VirtualThreads.namedFactory(this.name);
 			}
+			String prefix = this.name + "-";
 			AtomicInteger count = new AtomicInteger();
 			PoolRecorder recorder = this.recorder;
 			return (runnable) -> recorder.newThread(runnable, prefix + count.incrementAndGet());

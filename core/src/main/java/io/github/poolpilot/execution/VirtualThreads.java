@@ -9,9 +9,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Makes virtual threads when the running JVM has them (Java 21 or later) while the
- * library stays Java 17 bytecode: {@code Thread.ofVirtual().name(prefix, 1).factory()} is
- * looked up once through method handles, so nothing refers to the Java 21 API at compile
- * time.
+ * library stays Java 17 bytecode: {@code Thread.ofVirtual().name(prefix, 1).factory()}
+ * and {@code Thread.ofVirtual().name(name).factory()} are looked up once through method
+ * handles, so nothing refers to the Java 21 API at compile time.
  *
  * @author poolpilot authors
  */
@@ -22,7 +22,9 @@ final class VirtualThreads {
 	 */
 	static final int FIRST_RELEASE = 21;
 
-	private static final @Nullable MethodHandle FACTORY = lookUpFactory();
+	private static final @Nullable MethodHandle FACTORY = lookUpFactory(true);
+
+	private static final @Nullable MethodHandle NAMED_FACTORY = lookUpFactory(false);
 
 	private VirtualThreads() {
 	}
@@ -55,6 +57,26 @@ final class VirtualThreads {
 	}
 
 	/**
+	 * Return a factory of virtual threads that all carry the same name: unlike a numbered
+	 * name, it costs no string per thread.
+	 * @param name the threads' name
+	 * @return the factory
+	 * @throws UnsupportedOperationException if the JVM is older than Java 21
+	 */
+	static ThreadFactory namedFactory(String name) {
+		MethodHandle factory = NAMED_FACTORY;
+		if (factory == null) {
+			throw new UnsupportedOperationException(unsupportedMessage());
+		}
+		try {
+			return (ThreadFactory) factory.invoke(name);
+		}
+		catch (Throwable ex) {
+			throw new IllegalStateException("Could not make a factory of virtual threads", ex);
+		}
+	}
+
+	/**
 	 * Return why virtual threads cannot be used here, naming the running Java version.
 	 * @return the message
 	 */
@@ -63,11 +85,11 @@ final class VirtualThreads {
 	}
 
 	/**
-	 * Return a handle taking a name prefix and a first number and returning a thread
-	 * factory, or {@code null} before Java 21 (on 19 and 20 virtual threads are a preview
-	 * feature and fail unless previews are enabled).
+	 * Return a handle taking a name prefix and a first number ({@code numbered}), or a
+	 * name, and returning a thread factory, or {@code null} before Java 21 (on 19 and 20
+	 * virtual threads are a preview feature and fail unless previews are enabled).
 	 */
-	private static @Nullable MethodHandle lookUpFactory() {
+	private static @Nullable MethodHandle lookUpFactory(boolean numbered) {
 		if (Runtime.version().feature() < FIRST_RELEASE) {
 			return null;
 		}
@@ -76,10 +98,12 @@ final class VirtualThreads {
 			Class<?> builder = Class.forName("java.lang.Thread$Builder");
 			Class<?> ofVirtual = Class.forName("java.lang.Thread$Builder$OfVirtual");
 			MethodHandle newBuilder = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtual));
-			MethodHandle name = lookup.findVirtual(ofVirtual, "name",
-					MethodType.methodType(ofVirtual, String.class, long.class));
+			MethodType nameType = numbered ? MethodType.methodType(ofVirtual, String.class, long.class)
+					: MethodType.methodType(ofVirtual, String.class);
+			MethodHandle name = lookup.findVirtual(ofVirtual, "name", nameType);
 			MethodHandle factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
-			// (prefix, start) -> Thread.ofVirtual().name(prefix, start).factory()
+			// (prefix, start) -> Thread.ofVirtual().name(prefix, start).factory(), or
+			// (name) -> Thread.ofVirtual().name(name).factory()
 			MethodHandle named = MethodHandles.foldArguments(name, newBuilder);
 			return MethodHandles.filterReturnValue(named,
 					factory.asType(MethodType.methodType(ThreadFactory.class, ofVirtual)));

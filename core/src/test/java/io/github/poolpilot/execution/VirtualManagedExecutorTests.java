@@ -87,9 +87,25 @@ class VirtualManagedExecutorTests {
 		for (Future<Thread> future : futures) {
 			Thread thread = future.get(10, TimeUnit.SECONDS);
 			assertThat(VirtualThreadsSupport.isVirtual(thread)).isTrue();
-			assertThat(thread.getName()).startsWith("test-");
+			// One name for all, the pool's: a number would cost a string per task.
+			assertThat(thread.getName()).isEqualTo("test");
 		}
 		assertThat(threads).hasSize(20);
+	}
+
+	@Test
+	void aThreadFactoryGivenNumbersTheThreadsWhenAsked() throws Exception {
+		VirtualManagedExecutor pool = track(
+				virtual("test", 2, 50).threadFactory(VirtualThreads.factory("test-")).buildVirtual());
+		Set<String> names = ConcurrentHashMap.newKeySet();
+		List<Future<?>> futures = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			futures.add(pool.submit(() -> names.add(Thread.currentThread().getName())));
+		}
+		for (Future<?> future : futures) {
+			future.get(10, TimeUnit.SECONDS);
+		}
+		assertThat(names).hasSize(5).allMatch((name) -> name.matches("test-\\d+"));
 	}
 
 	@Test
