@@ -146,7 +146,7 @@ public final class ScenarioRunner {
 		Scenario warmUp = Scenarios.s2();
 		Schedule schedule = Schedule.generate(warmUp.pools(), 3, 99);
 		this.out.println("warm-up: 3 s of S2's work on a static pool of 8");
-		Runs.run(warmUp, schedule, 3, Strategy.fixed("warm-up", new int[] { 8 }), (line) -> {
+		Runs.run(warmUp, schedule, 3, StaticStrategies.fixed("warm-up", new int[] { 8 }), (line) -> {
 		});
 		pause();
 	}
@@ -161,24 +161,24 @@ public final class ScenarioRunner {
 		Sweep.@Nullable Point best = null;
 		SweepPlan plan = scenario.sweep();
 		if (scenario.maxQueueWait() != null) {
-			strategies.add(Strategy.tuned());
-			strategies.add(Strategy.tunedWithMaxQueueWait(scenario.maxQueueWait()));
+			strategies.add(TunedStrategies.tuned());
+			strategies.add(TunedStrategies.tunedWithMaxQueueWait(scenario.maxQueueWait()));
 		}
 		else if (plan != null && this.strategies.contains(Strategy.BEST_STATIC)) {
 			best = sweep(scenario, plan, points);
-			strategies.add(Strategy.fixed(Strategy.BEST_STATIC, new int[] { best.size() }));
+			strategies.add(StaticStrategies.fixed(Strategy.BEST_STATIC, new int[] { best.size() }));
 		}
 		else if (plan == null && scenario.staticSizes() != null) {
-			strategies.add(Strategy.fixed(Strategy.STATIC_SHARES, scenario.staticSizes()));
+			strategies.add(StaticStrategies.fixed(Strategy.STATIC_SHARES, scenario.staticSizes()));
 		}
 		if (scenario.maxQueueWait() == null) {
-			strategies.add(Strategy.fixedMax(scenario));
-			strategies.add(Strategy.goetz(scenario));
-			strategies.add(Strategy.springDefault());
-			strategies.add(Strategy.modelOnly());
-			strategies.add(Strategy.gradient2());
-			strategies.add(Strategy.vegas());
-			strategies.add(Strategy.tuned());
+			strategies.add(StaticStrategies.fixedMax(scenario));
+			strategies.add(StaticStrategies.goetz(scenario));
+			strategies.add(StaticStrategies.springDefault());
+			strategies.add(TunedStrategies.modelOnly());
+			strategies.add(LimiterStrategies.gradient2());
+			strategies.add(LimiterStrategies.vegas());
+			strategies.add(TunedStrategies.tuned());
 		}
 		Schedule schedule = Schedule.generate(scenario.pools(), scenario.seconds(), scenario.seed());
 		this.out.printf(Locale.ROOT, "   %d tasks offered in %d s to each strategy%n", schedule.size(),
@@ -206,7 +206,7 @@ public final class ScenarioRunner {
 				Arrays.toString(plan.sizes()), plan.seconds(), plan.window());
 		for (int size : plan.sizes()) {
 			RunResult run = runUndisturbed(scenario, schedule, plan.seconds(),
-					Strategy.fixed("static-" + size, new int[] { size }), (line) -> {
+					StaticStrategies.fixed("static-" + size, new int[] { size }), (line) -> {
 					},
 					(attempt) -> this.out.printf(Locale.ROOT,
 							"   static %2d: %7.1f/s  p99 %8.2f ms  rejected %d  other processes %.0f%%%n", size,
