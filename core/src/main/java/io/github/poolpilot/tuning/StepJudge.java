@@ -88,7 +88,7 @@ final class StepJudge {
 	private @Nullable Decision judge(Step step, ClosedWindow window) {
 		LittlesLaw law = window.law;
 		if (step.kind == Step.Kind.SURGE) {
-			Decision review = SurgeReview.review(step, window);
+			Decision review = SurgeReview.review(step, window, serviceError());
 			if (review != null && review.action() == Action.HOLD) {
 				this.step = step;
 			}

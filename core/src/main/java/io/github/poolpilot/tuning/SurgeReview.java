@@ -36,15 +36,19 @@ final class SurgeReview {
 	 * Judge a surge's step in a window after it.
 	 * @param step the surge's step, measured in this window too
 	 * @param window the window
+	 * @param serviceNoise the standard error of a window's relative change of service
+	 * time
 	 * @return a hold to look again, the decision that takes the pool back towards X·S₀,
 	 * or {@code null} when the step is kept
 	 */
-	static @Nullable Decision review(Step step, ClosedWindow window) {
+	static @Nullable Decision review(Step step, ClosedWindow window, double serviceNoise) {
 		// Slower than its base, and than before the surge: a mix of cheap and expensive
 		// tasks may keep a pool's service time above its base whatever its size.
+		// And by more than the service time's own noise: on a noisy host or with
+		// lognormal task times one window's service time lies.
 		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
-		if (window.completions == 0 || !window.queueing || !window.slowed()
-				|| !(window.serviceMs() > SlowdownRule.SLOWDOWN * before)) {
+		double rise = window.serviceMs() / before - 1 - WindowNoise.SIGNIFICANT * serviceNoise;
+		if (window.completions == 0 || !window.queueing || !window.slowed() || !(rise > SlowdownRule.SLOWDOWN - 1)) {
 			return null;
 		}
 		Slowdown slowdown = new Slowdown(window.serviceMs() / window.baseServiceMs, window.baseServiceMs);
