@@ -162,36 +162,46 @@ class ConcurrencyRestartsTests {
 		return Seeds.first(20);
 	}
 
+	/**
+	 * Rounds of a thread that asks for one concurrency after another, until one is
+	 * refused, while the restarts close after a drawn wait.
+	 */
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void concurrenciesAskedForWhileItClosesAreRefusedWithoutAnException(long seed) throws Exception {
 		Draw draw = new Draw(seed);
-		this.container.start();
-		List<Throwable> thrown = Collections.synchronizedList(new ArrayList<>());
-		List<ConcurrencyOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
-		Thread asking = new Thread(() -> {
-			for (int i = 0; i < 2000; i++) {
+		for (int round = 0; round < 10; round++) {
+			int spins = draw.between(0, 20_000);
+			int ask = round;
+			FakeContainer container = new FakeContainer(this.clock);
+			ConcurrencyRestarts restarts = new ConcurrencyRestarts(container, "orders", 3, Duration.ofSeconds(2),
+					this.clock, (pause) -> {
+					});
+			container.start();
+			List<Throwable> thrown = Collections.synchronizedList(new ArrayList<>());
+			Thread asking = new Thread(() -> {
 				try {
-					outcomes.add(this.restarts.concurrency(1 + i % 3));
+					for (int i = ask; restarts.concurrency(1 + i % 3) != ConcurrencyOutcome.REFUSED_CLOSED; i++) {
+						Thread.onSpinWait();
+					}
 				}
 				catch (Throwable ex) {
 					thrown.add(ex);
 				}
+			});
+			asking.start();
+			for (int i = 0; i < spins; i++) {
+				Thread.onSpinWait();
 			}
-		});
-		asking.start();
-		int spins = draw.between(0, 50_000);
-		for (int i = 0; i < spins; i++) {
-			Thread.onSpinWait();
+			restarts.close();
+			asking.join(30_000);
+			Seeds.check(seed, "-Dtest=ConcurrencyRestartsTests", () -> {
+				assertThat(thrown).as("round %d, closed after %d spins", ask, spins).isEmpty();
+				assertThat(asking.isAlive()).isFalse();
+				assertThat(restarts.concurrency(2)).isEqualTo(ConcurrencyOutcome.REFUSED_CLOSED);
+				assertThat(container.isRunning()).isFalse();
+			});
 		}
-		this.restarts.close();
-		asking.join(30_000);
-		Seeds.check(seed, "-Dtest=ConcurrencyRestartsTests", () -> {
-			assertThat(thrown).isEmpty();
-			assertThat(outcomes).hasSize(2000);
-			assertThat(this.restarts.concurrency(2)).isEqualTo(ConcurrencyOutcome.REFUSED_CLOSED);
-			assertThat(this.container.isRunning()).isFalse();
-		});
 	}
 
 	/**
