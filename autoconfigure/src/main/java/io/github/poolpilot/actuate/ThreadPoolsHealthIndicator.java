@@ -10,6 +10,7 @@ import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.Restarts;
 import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.health.contributor.Health;
@@ -20,7 +21,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * queue is full now, or it refused tasks since the previous check), its circuit open (it
  * refused tasks because its circuit breaker was open since the previous check), or its
  * growth limited (the tuner found it short of threads the budget or its max-threads would
- * not give). A pool in trouble is answering as designed, shedding load, so the status
+ * not give), or its last restart failed (a Kafka listener that could not start the
+ * consumers asked for: the endpoint's {@code restarts.failure} says whether it is
+ * stopped). A pool in trouble is answering as designed, shedding load, so the status
  * stays {@code UP}: the application is not taken out of a load balancer because one pool
  * is busy. The details say which pools, and why.
  *
@@ -71,6 +74,10 @@ public class ThreadPoolsHealthIndicator implements HealthIndicator {
 		}
 		if (this.tuner.state(pool.getName()).isLimited()) {
 			troubles.add("growth limited");
+		}
+		Restarts restarts = pool.getExecutor().restarts();
+		if (restarts != null && restarts.failure() != null) {
+			troubles.add("restart failed");
 		}
 		return troubles;
 	}

@@ -2,23 +2,17 @@ package io.github.poolpilot.actuate;
 
 import java.time.Duration;
 
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.LittlesLawDescriptor;
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.RestartsDescriptor;
-import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Latency;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.pool.ManagedPool;
-import io.github.poolpilot.pool.PoolBounds;
-import io.github.poolpilot.pool.PoolExecutor;
 import io.github.poolpilot.pool.Restarts;
-import io.github.poolpilot.testsupport.SizedExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,61 +50,14 @@ class ThreadPoolsDescriptorTests {
 		String failure = "Could not start listener 'orders' with 3 consumers (3 tries, the last: refused), nor "
 				+ "with its 1 consumers again (refused): it is stopped";
 		RestartsDescriptor failed = RestartsDescriptor
-			.of(restarting(new Restarts(2, Duration.ofMillis(840), null, failure)));
+			.of(RestartingPool.of(new Restarts(2, Duration.ofMillis(840), null, failure)));
 		assertThat(failed).isEqualTo(new RestartsDescriptor(2, 840, 0, failure));
 		JsonMapper json = JsonMapper.builder().build();
 		assertThat(json.writeValueAsString(failed)).contains("\"failure\":\"Could not start listener 'orders'");
-		RestartsDescriptor worked = RestartsDescriptor.of(restarting(new Restarts(3, Duration.ofMillis(500), null)));
+		RestartsDescriptor worked = RestartsDescriptor
+			.of(RestartingPool.of(new Restarts(3, Duration.ofMillis(500), null)));
 		assertThat(worked).isEqualTo(new RestartsDescriptor(3, 500, 0, null));
 		assertThat(json.writeValueAsString(worked)).doesNotContain("failure");
-	}
-
-	private static ManagedPool restarting(Restarts restarts) {
-		SizedExecutor sized = new SizedExecutor(1, 0);
-		PoolExecutor executor = new PoolExecutor() {
-
-			@Override
-			public int getCorePoolSize() {
-				return sized.getCorePoolSize();
-			}
-
-			@Override
-			public int getMaximumPoolSize() {
-				return sized.getMaximumPoolSize();
-			}
-
-			@Override
-			public int getPoolSize() {
-				return sized.getPoolSize();
-			}
-
-			@Override
-			public int getActiveCount() {
-				return 0;
-			}
-
-			@Override
-			public int getQueueSize() {
-				return 0;
-			}
-
-			@Override
-			public int getQueueCapacity() {
-				return 0;
-			}
-
-			@Override
-			public boolean isShutdown() {
-				return false;
-			}
-
-			@Override
-			public @Nullable Restarts restarts() {
-				return restarts;
-			}
-
-		};
-		return new ManagedPool("orders", executor, sized, PoolRecorder.builder().build(), new PoolBounds(1, 3));
 	}
 
 	private static PoolSnapshot snapshot(int threads, double busyThreads) {

@@ -1,5 +1,6 @@
 package io.github.poolpilot.actuate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +14,12 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
 import io.github.poolpilot.autoconfigure.PoolpilotHealthAutoConfiguration;
 import io.github.poolpilot.autoconfigure.PoolpilotResilienceAutoConfiguration;
+import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.Restarts;
 import io.github.poolpilot.task.ManagedTaskExecutor;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -61,6 +67,24 @@ class ThreadPoolsHealthIndicatorTests {
 			// The refusal was reported; with nothing refused since, the pool is fine.
 			assertThat(troubled(indicator.health())).isEmpty();
 		});
+	}
+
+	@Test
+	void aListenerWhoseLastRestartFailedIsNamedUntilARestartWorks() {
+		PoolRegistry registry = new PoolRegistry(null);
+		ManagedPool failed = RestartingPool.of(new Restarts(2, Duration.ofMillis(840), null,
+				"Could not start listener 'orders' with 3 consumers (3 tries, the last: refused); it runs with "
+						+ "its 1 consumers again"));
+		registry.register(failed);
+		ThreadPoolsHealthIndicator indicator = new ThreadPoolsHealthIndicator(registry,
+				new Tuner(registry, NanoClock.SYSTEM, () -> -1, (pool, decision) -> {
+				}));
+		Health health = indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(troubled(health)).containsExactly(Map.entry("orders", List.of("restart failed")));
+		registry.unregister(failed);
+		registry.register(RestartingPool.of(new Restarts(3, Duration.ofMillis(500), null)));
+		assertThat(troubled(indicator.health())).isEmpty();
 	}
 
 	@Test
