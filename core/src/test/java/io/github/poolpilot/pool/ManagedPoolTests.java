@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.RejectionReason;
@@ -101,6 +102,27 @@ class ManagedPoolTests {
 		assertThat(this.executor.max).isEqualTo(6);
 		this.pool.resize(8, 8);
 		assertThat(this.executor.max).isEqualTo(8);
+	}
+
+	@Test
+	void aPoolThatSettlesAfterARestartLendsNoThreadsMeanwhile() {
+		PoolRegistry registry = new PoolRegistry(10);
+		this.executor.set(6, 6);
+		this.executor.settling = new Settling(Duration.ofSeconds(5), Duration.ofSeconds(1));
+		SizedExecutor growing = new SizedExecutor(4, 0);
+		ManagedPool other = new ManagedPool("grow", growing, growing, PoolRecorder.builder().clock(this.clock).build(),
+				new PoolBounds(1, 20));
+		registry.register(this.pool);
+		registry.register(other);
+		registry.budget().setLenders((member) -> true);
+		assertThat(this.pool.isSettling()).isTrue();
+		assertThat(registry.budget().lendableThreads(this.pool)).isZero();
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> other.resize(6, 6));
+		assertThat(this.executor.max).isEqualTo(6);
+		this.executor.settling = null;
+		assertThat(registry.budget().lendableThreads(this.pool)).isEqualTo(4);
+		assertThat(other.resize(6, 6)).containsExactly(new ThreadBudget.Loan("talk", "grow", 6, 4));
+		assertThat(this.executor.max).isEqualTo(4);
 	}
 
 	@Test

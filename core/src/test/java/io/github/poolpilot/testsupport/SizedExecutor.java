@@ -3,8 +3,11 @@ package io.github.poolpilot.testsupport;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolExecutor;
+import io.github.poolpilot.pool.Settling;
 
 /**
  * An executor for a {@link ManagedPool} that only holds what a test sets: its sizes, its
@@ -31,6 +34,8 @@ public final class SizedExecutor implements PoolExecutor, ManagedPool.SizeContro
 	public int queued;
 
 	public boolean shutdown;
+
+	public @Nullable Settling settling;
 
 	private final int queueCapacity;
 
@@ -100,6 +105,11 @@ public final class SizedExecutor implements PoolExecutor, ManagedPool.SizeContro
 	@Override
 	public boolean isShutdown() {
 		return this.shutdown;
+	}
+
+	@Override
+	public @Nullable Settling settling() {
+		return this.settling;
 	}
 
 }
