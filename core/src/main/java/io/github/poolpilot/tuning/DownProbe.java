@@ -14,11 +14,12 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * grow tries a quarter fewer threads; if its throughput holds (within {@value #TOLERANCE}
  * of the mean of the windows at its size before it, up to
  * {@value WindowNoise#LEVEL_WINDOWS}, so that one window's noise on a loaded machine is
- * not taken for a fall) fewer is better, and the next probe follows; if it falls, the
- * probe went below the knee, whose service time is then the base S₀ uncongested, and the
- * knee is X·S₀ threads. The next probe then rests ({@link Backoff}). No probe goes below
- * the threads the CPU time alone keeps busy, nor starts near a knee already seen, nor in
- * a pool offered less than it serves (one that drains a backlog).
+ * not taken for a fall) fewer is better, and the next probe follows, held to the most
+ * throughput of its chain, so that losses within the tolerance do not add up; if it
+ * falls, the probe went below the knee, whose service time is then the base S₀
+ * uncongested, and the knee is X·S₀ threads. The next probe then rests ({@link Backoff}).
+ * No probe goes below the threads the CPU time alone keeps busy, nor starts near a knee
+ * already seen, nor in a pool offered less than it serves (one that drains a backlog).
  *
  * @author poolpilot authors
  */
@@ -33,6 +34,16 @@ final class DownProbe {
 	private final Backoff rest;
 
 	private @Nullable Pending pending;
+
+	/**
+	 * Whether the probe judged in the last window held.
+	 */
+	private boolean held;
+
+	/**
+	 * The throughput the current chain of probes must hold.
+	 */
+	private double chainLevel = Double.NaN;
 
 	DownProbe(NanoClock clock) {
 		this(clock, new WindowNoise());
@@ -56,11 +67,13 @@ final class DownProbe {
 	@Nullable Outcome judge(ClosedWindow window) {
 		Pending pending = this.pending;
 		this.pending = null;
+		this.held = false;
 		if (pending == null) {
 			return null;
 		}
 		double change = (pending.throughputBefore > 0) ? window.throughput() / pending.throughputBefore - 1 : 0;
 		boolean fell = window.queueing && change < -TOLERANCE;
+		this.held = !fell;
 		return new Outcome(pending.from, pending.to, pending.throughputBefore, change, fell, !window.queueing);
 	}
 
@@ -92,6 +105,12 @@ final class DownProbe {
 		}
 		WindowNoise.Level level = this.throughputs.level(size);
 		double throughput = (level.windows() > 0) ? level.mean() : window.throughput();
+		// A probe that follows one that held must hold the most the chain had: losses
+		// within the tolerance, one probe after another, would add up.
+		if (this.held && this.chainLevel > throughput) {
+			throughput = this.chainLevel;
+		}
+		this.chainLevel = throughput;
 		this.pending = new Pending(size, target, throughput);
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);

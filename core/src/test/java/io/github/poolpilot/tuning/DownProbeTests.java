@@ -123,6 +123,21 @@ class DownProbeTests {
 	}
 
 	@Test
+	void aProbeThatFollowsOneThatHeldMustHoldTheMostThroughputOfTheChain() {
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		throughputs.add(20, 100);
+		probe.start(window(140, 100, 20, 9.0, 0.5), null, this.knee);
+		throughputs.add(15, 96);
+		assertThat(probe.judge(window(140, 96, 15, 9.0, 0.5)).fell()).isFalse();
+		// 4 % less held; the next probe must hold the chain's 100, not the 96 at 15.
+		assertThat(probe.start(window(140, 96, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(100, 100));
+		throughputs.add(11, 92);
+		assertThat(probe.judge(window(140, 92, 11, 9.0, 0.5)).fell()).isTrue();
+	}
+
+	@Test
 	void theThroughputOfAProbeThatFellStaysOutOfTheBaseline() {
 		DownProbe probe = new DownProbe(this.clock);
 		probe.judge(window(100, 100, 20, 9.0, 0.5));
