@@ -7,7 +7,6 @@ import java.util.concurrent.Future;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
@@ -41,15 +40,9 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	private String poolName = "applicationTaskExecutor";
 
-	private @Nullable PoolBounds bounds;
+	private final ManagedPoolSettings settings = new ManagedPoolSettings();
 
 	private int queueCapacity = ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY;
-
-	private PoolRecorder.Builder recorder = PoolRecorder.builder();
-
-	private @Nullable PoolRegistry registry;
-
-	private @Nullable TaskDecorator taskDecorator;
 
 	private long taskTerminationTimeout;
 
@@ -71,7 +64,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 * @param bounds the bounds
 	 */
 	public void setBounds(PoolBounds bounds) {
-		this.bounds = bounds;
+		this.settings.setBounds(bounds);
 	}
 
 	/**
@@ -79,7 +72,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 * @param queueCapacity the queue capacity, at least 1
 	 */
 	public void setQueueCapacity(int queueCapacity) {
-		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+		ManagedPoolSettings.checkQueueCapacity(queueCapacity);
 		this.queueCapacity = queueCapacity;
 	}
 
@@ -88,7 +81,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 * @param recorder a recorder builder with the measurement settings
 	 */
 	public void setRecorder(PoolRecorder.Builder recorder) {
-		this.recorder = recorder;
+		this.settings.setRecorder(recorder);
 	}
 
 	/**
@@ -96,13 +89,13 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 * @param registry the registry
 	 */
 	public void setRegistry(PoolRegistry registry) {
-		this.registry = registry;
+		this.settings.setRegistry(registry);
 	}
 
 	@Override
 	public void setTaskDecorator(TaskDecorator taskDecorator) {
 		super.setTaskDecorator(taskDecorator);
-		this.taskDecorator = taskDecorator;
+		this.settings.setTaskDecorator(taskDecorator);
 	}
 
 	@Override
@@ -130,7 +123,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 		if (this.managed != null) {
 			return;
 		}
-		PoolBounds bounds = this.bounds;
+		PoolBounds bounds = this.settings.getBounds();
 		if (bounds == null) {
 			int limit = getConcurrencyLimit();
 			Assert.state(limit != NO_CONCURRENCY, () -> "concurrency limit 0 of pool '" + this.poolName
@@ -140,17 +133,12 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 					+ " pool's bounds)");
 			bounds = new PoolBounds(1, limit);
 		}
-		ManagedExecutor.Builder builder = ManagedExecutor.builder(this.poolName, bounds, this.queueCapacity)
+		VirtualManagedExecutor executor = this.settings
+			.builder(this.poolName, bounds, this.queueCapacity, this::newThread)
 			.sizes(bounds.maxThreads(), bounds.maxThreads())
-			.threadFactory(this::newThread)
-			.recorder(this.recorder.build());
-		TaskDecorator decorator = this.taskDecorator;
-		if (decorator != null) {
-			builder.taskDecorator(decorator::decorate);
-		}
-		VirtualManagedExecutor executor = builder.buildVirtual();
+			.buildVirtual();
 		this.managed = executor;
-		PoolLifecycle.started(this.registry, executor.getPool());
+		this.settings.started(executor.getPool());
 	}
 
 	/**
@@ -235,7 +223,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 		else if (this.taskTerminationTimeout > 0 && !PoolLifecycle.awaitTermination(managed, timeout)) {
 			PoolLifecycle.stopNow(managed, "did not finish within " + timeout);
 		}
-		PoolLifecycle.stopped(this.registry, managed.getPool());
+		this.settings.stopped(managed.getPool());
 		super.close();
 	}
 

@@ -49,15 +49,9 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	private @Nullable String poolName;
 
-	private @Nullable PoolBounds bounds;
-
-	private PoolRecorder.Builder recorder = PoolRecorder.builder();
-
-	private @Nullable PoolRegistry registry;
+	private final ManagedPoolSettings settings = new ManagedPoolSettings();
 
 	private int weight = 1;
-
-	private @Nullable TaskDecorator taskDecorator;
 
 	private boolean allowCoreThreadTimeOut;
 
@@ -91,7 +85,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param bounds the bounds
 	 */
 	public void setBounds(PoolBounds bounds) {
-		this.bounds = bounds;
+		this.settings.setBounds(bounds);
 	}
 
 	/**
@@ -99,7 +93,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param recorder a recorder builder with the measurement settings
 	 */
 	public void setRecorder(PoolRecorder.Builder recorder) {
-		this.recorder = recorder;
+		this.settings.setRecorder(recorder);
 	}
 
 	/**
@@ -107,7 +101,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param registry the registry
 	 */
 	public void setRegistry(PoolRegistry registry) {
-		this.registry = registry;
+		this.settings.setRegistry(registry);
 	}
 
 	/**
@@ -138,7 +132,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	@Override
 	public void setTaskDecorator(TaskDecorator taskDecorator) {
 		super.setTaskDecorator(taskDecorator);
-		this.taskDecorator = taskDecorator;
+		this.settings.setTaskDecorator(taskDecorator);
 	}
 
 	/**
@@ -196,7 +190,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	@Override
 	public void setQueueCapacity(int queueCapacity) {
-		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+		ManagedPoolSettings.checkQueueCapacity(queueCapacity);
 		super.setQueueCapacity(queueCapacity);
 	}
 
@@ -241,17 +235,14 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		String name = (this.poolName != null) ? this.poolName : "managedTaskExecutor";
 		int core = super.getCorePoolSize();
 		int max = super.getMaxPoolSize();
-		PoolBounds bounds = (this.bounds != null) ? this.bounds : new PoolBounds(Math.min(core, 1), max);
-		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, getQueueCapacity())
+		PoolBounds bounds = this.settings.getBounds();
+		if (bounds == null) {
+			bounds = new PoolBounds(Math.min(core, 1), max);
+		}
+		ManagedExecutor.Builder builder = this.settings.builder(name, bounds, getQueueCapacity(), threadFactory)
 			.sizes(core, max)
 			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
-			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut)
-			.threadFactory(threadFactory)
-			.recorder(this.recorder.build());
-		TaskDecorator decorator = this.taskDecorator;
-		if (decorator != null) {
-			builder.taskDecorator(decorator::decorate);
-		}
+			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut);
 		// Spring's default AbortPolicy becomes one that throws PoolRejectedException.
 		builder.rejectionPolicy(rejectedExecutionHandler);
 		// Spring's own hooks pause the pool while the context stops and track running
@@ -292,7 +283,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 			executor.setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
 		}
 		this.managed = executor;
-		PoolLifecycle.started(this.registry, executor.getPool());
+		this.settings.started(executor.getPool());
 		return executor;
 	}
 
@@ -392,7 +383,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (this.waitForTasksToCompleteOnShutdown && !this.awaitTermination.isZero() && !managed.isTerminated()) {
 			PoolLifecycle.stopNow(managed, "did not finish within " + this.awaitTermination);
 		}
-		PoolLifecycle.stopped(this.registry, managed.getPool());
+		this.settings.stopped(managed.getPool());
 	}
 
 }

@@ -1,0 +1,98 @@
+package io.github.poolpilot.task;
+
+import java.util.concurrent.ThreadFactory;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.pool.PoolRegistry;
+
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.util.Assert;
+
+/**
+ * The settings that both of poolpilot's Spring task executors keep for their managed
+ * pool, beyond those Spring's executor keeps, and how a pool is built from them and joins
+ * and leaves the registry.
+ *
+ * @author poolpilot authors
+ */
+final class ManagedPoolSettings {
+
+	private @Nullable PoolBounds bounds;
+
+	private PoolRecorder.Builder recorder = PoolRecorder.builder();
+
+	private @Nullable PoolRegistry registry;
+
+	private @Nullable TaskDecorator taskDecorator;
+
+	@Nullable PoolBounds getBounds() {
+		return this.bounds;
+	}
+
+	void setBounds(PoolBounds bounds) {
+		this.bounds = bounds;
+	}
+
+	void setRecorder(PoolRecorder.Builder recorder) {
+		this.recorder = recorder;
+	}
+
+	void setRegistry(PoolRegistry registry) {
+		this.registry = registry;
+	}
+
+	void setTaskDecorator(TaskDecorator taskDecorator) {
+		this.taskDecorator = taskDecorator;
+	}
+
+	/**
+	 * Check a queue capacity before it is kept.
+	 * @param queueCapacity the queue capacity
+	 * @throws IllegalArgumentException if it is not at least 1
+	 */
+	static void checkQueueCapacity(int queueCapacity) {
+		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+	}
+
+	/**
+	 * Return a builder for the pool, measured as set and with the task decorator, if any,
+	 * applied to each task.
+	 * @param name the pool's name
+	 * @param bounds the pool's bounds
+	 * @param queueCapacity the pool's queue capacity
+	 * @param threadFactory the factory of the pool's threads
+	 * @return the builder
+	 */
+	ManagedExecutor.Builder builder(String name, PoolBounds bounds, int queueCapacity, ThreadFactory threadFactory) {
+		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, queueCapacity)
+			.threadFactory(threadFactory)
+			.recorder(this.recorder.build());
+		TaskDecorator decorator = this.taskDecorator;
+		if (decorator != null) {
+			builder.taskDecorator(decorator::decorate);
+		}
+		return builder;
+	}
+
+	/**
+	 * The pool started: it joins the registry, if any.
+	 * @param pool the pool
+	 */
+	void started(ManagedPool pool) {
+		PoolLifecycle.started(this.registry, pool);
+	}
+
+	/**
+	 * The pool stopped: it leaves the registry, if any.
+	 * @param pool the pool
+	 */
+	void stopped(ManagedPool pool) {
+		PoolLifecycle.stopped(this.registry, pool);
+	}
+
+}
