@@ -54,14 +54,14 @@ final class TaskPath {
 	 */
 	Runnable accept(Runnable command) {
 		PoolRecorder recorder = this.recorder;
-		recorder.taskSubmitted();
+		boolean sampled = recorder.taskSubmittedAndSampled();
 		TaskGuard guard = this.guard;
 		UnaryOperator<Runnable> decorator = this.decorator;
 		Runnable task = command;
 		// A decorated task is always wrapped, timed or not, so that the task as submitted
 		// stays known: its outcome is counted and shutdownNow() hands it back. A guarded
 		// one too: its guard sees each task start and end.
-		boolean timed = guard != null || recorder.timesThisTask();
+		boolean timed = guard != null || sampled;
 		if (decorator != null) {
 			task = new TimedTask(command, decorator.apply(command), timed ? recorder.now() : TimedTask.UNTIMED,
 					recorder, guard);
@@ -85,9 +85,9 @@ final class TaskPath {
 	 */
 	TimedTask acceptTimed(Runnable command) {
 		PoolRecorder recorder = this.recorder;
-		recorder.taskSubmitted();
+		boolean sampled = recorder.taskSubmittedAndSampled();
 		TaskGuard guard = this.guard;
-		long submittedAt = (guard != null || recorder.timesThisTask()) ? recorder.now() : TimedTask.UNTIMED;
+		long submittedAt = (guard != null || sampled) ? recorder.now() : TimedTask.UNTIMED;
 		TimedTask task = new TimedTask(command, command, submittedAt, recorder, guard);
 		if (guard != null) {
 			admit(guard);

@@ -90,6 +90,18 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Count a task as submitted, as {@link #taskSubmitted}, and return whether to time
+	 * it, as {@link #timesThisTask}, with one draw per timed task rather than per task
+	 * where the submitting thread keeps totals of its own (see
+	 * {@link TimingSample#timesThisTask(WorkerTotals)}).
+	 * @return whether to time it
+	 */
+	public boolean taskSubmittedAndSampled() {
+		WorkerTotals own = this.totals.submitted();
+		return (own != null) ? this.timing.timesThisTask(own) : this.timing.timesThisTask();
+	}
+
+	/**
 	 * Return whether the task being submitted is one to time: every task while the pool
 	 * is below about a thousand tasks a window, else one in so many at random, chosen at
 	 * each window's close. Untimed tasks are still counted.

@@ -64,7 +64,12 @@ final class TaskTotals {
 	 */
 	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
 
-	void submitted() {
+	/**
+	 * Count a submit.
+	 * @return the submitting thread's own totals it was counted in, or {@code null} when
+	 * it was counted in totals shared with other threads
+	 */
+	@Nullable WorkerTotals submitted() {
 		WorkerTotals own = submitterTotals();
 		if (own != null) {
 			own.add(WorkerTotals.SUBMITTED, 1);
@@ -72,6 +77,7 @@ final class TaskTotals {
 		else {
 			this.submitted.increment();
 		}
+		return own;
 	}
 
 	/**

@@ -51,6 +51,11 @@ final class TimingSample {
 	 */
 	static final IntUnaryOperator THREAD_LOCAL_RANDOM = (bound) -> scaled(ThreadLocalRandom.current().nextInt(), bound);
 
+	/**
+	 * The steps of the uniform draw in (0, 1] behind a geometric draw.
+	 */
+	private static final int UNIT_STEPS = 1 << 30;
+
 	private final IntUnaryOperator draw;
 
 	private final int leastEvery;
@@ -114,6 +119,60 @@ final class TimingSample {
 	boolean timesThisTask() {
 		int every = this.every;
 		return every == 1 || this.draw.applyAsInt(every) == 0;
+	}
+
+	/**
+	 * Return whether to time a task submitted by the thread that owns the given totals:
+	 * the same choice as {@link #timesThisTask()}, each task timed with probability
+	 * {@code 1 / every}, drawn once per timed task rather than once per task. Between two
+	 * tasks timed that way the untimed ones number a geometric draw, so the totals keep
+	 * how many are left and draw the next count when a task is timed; a count drawn for
+	 * another {@code every} is drawn anew, which, a geometric count having no memory,
+	 * times each task from then on as per-task draws at the new {@code every} would.
+	 * @param own the submitting thread's totals, written by it alone
+	 * @return whether to time it
+	 */
+	boolean timesThisTask(WorkerTotals own) {
+		// Kept small enough to be inlined into every submit; the draw is a call of its
+		// own.
+		int left = own.untimedLeft;
+		if (left > 0 && own.drawnEvery == this.every) {
+			own.untimedLeft = left - 1;
+			return false;
+		}
+		return drawnAgain(own);
+	}
+
+	/**
+	 * Decide for a task whose thread's count ran out, or was drawn for another share of
+	 * timed tasks, and draw the count after it.
+	 */
+	private boolean drawnAgain(WorkerTotals own) {
+		int every = this.every;
+		int left = own.untimedLeft;
+		if (own.drawnEvery != every) {
+			own.drawnEvery = every;
+			left = untimedBeforeNextTimed(every);
+		}
+		if (left > 0) {
+			own.untimedLeft = left - 1;
+			return false;
+		}
+		own.untimedLeft = untimedBeforeNextTimed(every);
+		return true;
+	}
+
+	/**
+	 * Draw how many tasks go untimed before the next timed one when each is timed with
+	 * probability {@code p = 1 / every}: {@code floor(ln(u) / ln(1 - p))} for a uniform
+	 * {@code u} in (0, 1], which is {@code k} or more with probability {@code (1 - p)^k}.
+	 */
+	int untimedBeforeNextTimed(int every) {
+		if (every <= 1) {
+			return 0;
+		}
+		double u = 1.0 - this.draw.applyAsInt(UNIT_STEPS) / (double) UNIT_STEPS;
+		return (int) Math.min(Integer.MAX_VALUE, Math.log(u) / Math.log1p(-1.0 / every));
 	}
 
 	boolean readsCpuOfThisTask() {

@@ -56,6 +56,19 @@ final class WorkerTotals {
 	 */
 	private final @Nullable Thread owner;
 
+	/**
+	 * How many more of the owner's submits go untimed before the next timed one, drawn
+	 * for one task in {@link #drawnEvery} timed
+	 * ({@link TimingSample#timesThisTask(WorkerTotals)}); read and written by the owner
+	 * alone.
+	 */
+	int untimedLeft;
+
+	/**
+	 * The share of timed tasks {@link #untimedLeft} was drawn for, 0 before any draw.
+	 */
+	int drawnEvery;
+
 	WorkerTotals() {
 		this(Thread.currentThread());
 	}

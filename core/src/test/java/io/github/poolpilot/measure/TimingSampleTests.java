@@ -1,5 +1,7 @@
 package io.github.poolpilot.measure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 
@@ -11,9 +13,10 @@ import io.github.poolpilot.testsupport.Seeds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link TimingSample}'s draw: a random word scaled to the bound must stay a
+ * Tests for {@link TimingSample}'s draws: a random word scaled to the bound must stay a
  * uniform draw in [0, bound), each value taking a share of the words within one word of
- * {@code 2^32 / bound}.
+ * {@code 2^32 / bound}; a submitting thread's count of untimed tasks must time each task
+ * with probability {@code 1 / every}.
  *
  * @author poolpilot authors
  */
@@ -52,6 +55,68 @@ class TimingSampleTests {
 			}
 			int word = random.nextInt();
 			assertThat(TimingSample.scaled(word, bound)).isBetween(0, bound - 1);
+		});
+	}
+
+	/**
+	 * Drawn once per timed task, from the count the submitting thread's totals keep, each
+	 * task is still timed with probability {@code 1 / every}: about one in {@code every}
+	 * is (400 expected, binomial spread under 20), and the untimed runs between them are
+	 * geometric, their spread as wide as their mean (a fixed count would have none).
+	 */
+	@ParameterizedTest
+	@MethodSource("seeds")
+	void aThreadsOwnCountTimesEachTaskWithProbabilityOneInEvery(long seed) {
+		Seeds.check(seed, "./mvnw -pl core test -Dtest=TimingSampleTests", () -> {
+			SplittableRandom random = new SplittableRandom(seed);
+			int every = 2 + random.nextInt(1 << random.nextInt(1, 14));
+			TimingSample sample = new TimingSample(every, 0, random::nextInt);
+			WorkerTotals own = new WorkerTotals();
+			List<Integer> runs = new ArrayList<>();
+			int run = 0;
+			for (long task = 0; task < 400L * every; task++) {
+				if (sample.timesThisTask(own)) {
+					runs.add(run);
+					run = 0;
+				}
+				else {
+					run++;
+				}
+			}
+			assertThat(runs.size()).isBetween(280, 520);
+			double mean = runs.stream().mapToInt(Integer::intValue).average().orElseThrow();
+			double variance = runs.stream().mapToDouble((r) -> (r - mean) * (r - mean)).sum() / (runs.size() - 1);
+			// A geometric count's standard deviation is sqrt(1 - p) / p against a mean of
+			// (1 - p) / p: their ratio is 1 / sqrt(1 - p), 1 to 1.42 here.
+			assertThat(Math.sqrt(variance) / Math.max(mean, 1e-9)).isBetween(0.6, 1.8);
+		});
+	}
+
+	/**
+	 * A count drawn for one share of timed tasks is not waited out when the share
+	 * changes: once every task is to be timed, the next one is.
+	 */
+	@ParameterizedTest
+	@MethodSource("seeds")
+	void aNewShareOfTimedTasksAppliesFromTheNextTask(long seed) {
+		Seeds.check(seed, "./mvnw -pl core test -Dtest=TimingSampleTests", () -> {
+			SplittableRandom random = new SplittableRandom(seed);
+			TimingSample sample = new TimingSample(1, 0, random::nextInt);
+			WorkerTotals own = new WorkerTotals();
+			assertThat(sample.timesThisTask(own)).isTrue();
+			// Eight million tasks a window with time to time a thousand: one in 8000.
+			sample.adapt(8_000_000, 1, 1e9);
+			assertThat(sample.every()).isEqualTo(8000);
+			int timed = 0;
+			for (int task = 0; task < 8000; task++) {
+				timed += sample.timesThisTask(own) ? 1 : 0;
+			}
+			assertThat(timed).isLessThan(10);
+			sample.adapt(10, timed, 1e9);
+			assertThat(sample.every()).isEqualTo(1);
+			for (int task = 0; task < 100; task++) {
+				assertThat(sample.timesThisTask(own)).isTrue();
+			}
 		});
 	}
 
