@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.testsupport.LocalHttp;
 import io.github.poolpilot.tuning.Tuner;
 import io.github.poolpilot.tuning.TuningMode;
 
@@ -271,13 +272,7 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	private ResponseEntity<String> get(String path) {
-		return RestClient.create("http://localhost:" + this.port)
-			.get()
-			.uri(path)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
+		return LocalHttp.get(this.port, path);
 	}
 
 	@Test
@@ -317,15 +312,7 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	private ResponseEntity<String> post(String path, String body) {
-		return RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri(path)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(body)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
+		return LocalHttp.post(this.port, path, body);
 	}
 
 	@SpringBootConfiguration

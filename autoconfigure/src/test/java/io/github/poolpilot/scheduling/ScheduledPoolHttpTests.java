@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -20,12 +21,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -138,25 +137,11 @@ class ScheduledPoolHttpTests {
 	}
 
 	private ResponseEntity<String> get(String path) {
-		return RestClient.create("http://localhost:" + this.port)
-			.get()
-			.uri(path)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
+		return LocalHttp.get(this.port, path);
 	}
 
 	private ResponseEntity<String> post(String path, String body) {
-		return RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri(path)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(body)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
+		return LocalHttp.post(this.port, path, body);
 	}
 
 	@SpringBootConfiguration

@@ -1,18 +1,15 @@
 package io.github.poolpilot.web;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -26,9 +23,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.stereotype.Service;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,8 +39,6 @@ import static org.awaitility.Awaitility.await;
 				"poolpilot.pools.strict.rejection-status=503" })
 class PoolRejectionHttpTests {
 
-	static volatile CountDownLatch release = new CountDownLatch(1);
-
 	@LocalServerPort
 	private int port;
 
@@ -55,7 +47,7 @@ class PoolRejectionHttpTests {
 
 	@BeforeEach
 	void holdTasksOnIdlePools() {
-		release = new CountDownLatch(1);
+		RejectingController.hold();
 		this.registry.pools()
 			.forEach((p) -> System.err.println("DBG " + p.getName() + " active=" + p.getExecutor().getActiveCount()
 					+ " q=" + p.getExecutor().getQueueSize()));
@@ -73,7 +65,7 @@ class PoolRejectionHttpTests {
 
 	@AfterEach
 	void releaseTasks() {
-		release.countDown();
+		RejectingController.release();
 	}
 
 	@Test
@@ -101,17 +93,7 @@ class PoolRejectionHttpTests {
 	}
 
 	private ResponseEntity<String> post(String path) {
-		return RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri(path)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
-	}
-
-	static void awaitRelease() {
-		Blocking.await(release);
+		return LocalHttp.post(this.port, path);
 	}
 
 	@SpringBootConfiguration
@@ -122,38 +104,13 @@ class PoolRejectionHttpTests {
 
 	}
 
-	@RestController
-	static class RejectingController {
-
-		private final Executor small;
-
-		private final SlowService slowService;
-
-		RejectingController(@Qualifier("small") Executor small, SlowService slowService) {
-			this.small = small;
-			this.slowService = slowService;
-		}
-
-		@PostMapping("/direct")
-		ResponseEntity<Void> direct() {
-			this.small.execute(PoolRejectionHttpTests::awaitRelease);
-			return ResponseEntity.accepted().build();
-		}
-
-		@PostMapping("/async")
-		ResponseEntity<Void> async() {
-			this.slowService.work();
-			return ResponseEntity.accepted().build();
-		}
-
-	}
-
 	@Service
-	static class SlowService {
+	static class SlowService implements RejectingController.SlowWork {
 
 		@Async("strict")
+		@Override
 		public void work() {
-			awaitRelease();
+			RejectingController.awaitRelease();
 		}
 
 	}

@@ -1,8 +1,6 @@
 package io.github.poolpilot.web;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,10 +9,9 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -28,9 +25,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.stereotype.Service;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,8 +44,6 @@ import static org.awaitility.Awaitility.await;
 				"poolpilot.measurement.window=1h" })
 class PoolRejectionVirtualThreadsHttpTests {
 
-	static volatile CountDownLatch release = new CountDownLatch(1);
-
 	@LocalServerPort
 	private int port;
 
@@ -60,7 +52,7 @@ class PoolRejectionVirtualThreadsHttpTests {
 
 	@BeforeEach
 	void holdTasksOnIdlePools() {
-		release = new CountDownLatch(1);
+		RejectingController.hold();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.registry.pools()
 				.stream()
@@ -70,7 +62,7 @@ class PoolRejectionVirtualThreadsHttpTests {
 
 	@AfterEach
 	void releaseTasks() {
-		release.countDown();
+		RejectingController.release();
 	}
 
 	@Test
@@ -95,17 +87,7 @@ class PoolRejectionVirtualThreadsHttpTests {
 	}
 
 	private ResponseEntity<String> post(String path) {
-		return RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri(path)
-			.retrieve()
-			.onStatus((status) -> true, (request, response) -> {
-			})
-			.toEntity(String.class);
-	}
-
-	static void awaitRelease() {
-		Blocking.await(release);
+		return LocalHttp.post(this.port, path);
 	}
 
 	@SpringBootConfiguration
@@ -116,38 +98,13 @@ class PoolRejectionVirtualThreadsHttpTests {
 
 	}
 
-	@RestController
-	static class RejectingController {
-
-		private final Executor small;
-
-		private final SlowService slowService;
-
-		RejectingController(@Qualifier("small") Executor small, SlowService slowService) {
-			this.small = small;
-			this.slowService = slowService;
-		}
-
-		@PostMapping("/direct")
-		ResponseEntity<Void> direct() {
-			this.small.execute(PoolRejectionVirtualThreadsHttpTests::awaitRelease);
-			return ResponseEntity.accepted().build();
-		}
-
-		@PostMapping("/async")
-		ResponseEntity<Void> async() {
-			this.slowService.work();
-			return ResponseEntity.accepted().build();
-		}
-
-	}
-
 	@Service
-	static class SlowService {
+	static class SlowService implements RejectingController.SlowWork {
 
 		@Async
+		@Override
 		public void work() {
-			awaitRelease();
+			RejectingController.awaitRelease();
 		}
 
 	}
