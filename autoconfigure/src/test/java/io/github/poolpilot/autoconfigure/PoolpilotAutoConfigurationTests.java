@@ -3,7 +3,6 @@ package io.github.poolpilot.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +20,6 @@ import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.pool.PoolSampler;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.web.PoolRejectionExceptionHandler;
-import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
@@ -285,37 +283,13 @@ class PoolpilotAutoConfigurationTests {
 
 	@Test
 	void queuedTasksFinishWhenTheContextClosesWithinTheAwaitPeriod() {
-		CountDownLatch finished = new CountDownLatch(5);
-		this.runner
-			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=30s")
-			.run((context) -> {
-				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
-				for (int i = 0; i < 5; i++) {
-					talk.execute(() -> {
-						Blocking.sleep(Duration.ofMillis(20));
-						finished.countDown();
-					});
-				}
-			});
-		assertThat(finished.getCount()).isZero();
+		AwaitTerminationChecks.queuedTasksFinishWithinTheAwaitPeriod(this.runner);
 	}
 
 	@Test
 	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
-		CountDownLatch never = new CountDownLatch(1);
-		ManagedExecutorService[] executor = new ManagedExecutorService[1];
-		this.runner
-			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
-			.run((context) -> {
-				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
-				executor[0] = talk.getManagedExecutor();
-				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
-			});
-		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
-		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
-		assertThat(executor[0].getPool().getRecorder().taskCounts().failed()).isEqualTo(0);
+		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner);
+		assertThat(executor.getPool().getRecorder().taskCounts().failed()).isEqualTo(0);
 	}
 
 	@Test

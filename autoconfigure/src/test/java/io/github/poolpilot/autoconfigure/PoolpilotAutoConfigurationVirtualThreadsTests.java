@@ -32,9 +32,9 @@ import io.github.poolpilot.measure.RejectionReason;
 import io.github.poolpilot.guard.QueueWaitLimit;
 import io.github.poolpilot.guard.TaskGuard;
 import io.github.poolpilot.guard.TaskTimeouts;
+import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.resilience.CircuitBreakerGuard;
-import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.testsupport.VirtualThreadsSupport;
 
@@ -270,37 +270,14 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 
 	@Test
 	void queuedTasksFinishWhenTheContextClosesWithinTheAwaitPeriod() {
-		CountDownLatch finished = new CountDownLatch(5);
-		this.runner
-			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=30s")
-			.run((context) -> {
-				ThreadPoolTaskExecutor talk = context.getBean("talk", ThreadPoolTaskExecutor.class);
-				for (int i = 0; i < 5; i++) {
-					talk.execute(() -> {
-						Blocking.sleep(Duration.ofMillis(20));
-						finished.countDown();
-					});
-				}
-			});
-		assertThat(finished.getCount()).isZero();
+		AwaitTerminationChecks.queuedTasksFinishWithinTheAwaitPeriod(this.runner);
 	}
 
 	@Test
 	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
-		CountDownLatch never = new CountDownLatch(1);
-		VirtualManagedExecutor[] executor = new VirtualManagedExecutor[1];
-		this.runner
-			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
-			.run((context) -> {
-				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
-				executor[0] = (VirtualManagedExecutor) talk.getManagedExecutor();
-				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
-			});
-		await().atMost(WAIT).until(executor[0]::isTerminated);
-		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
-		assertThat(executor[0].getPool().getRecorder().taskCounts().completed()).isEqualTo(1);
+		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner);
+		assertThat(executor).isInstanceOf(VirtualManagedExecutor.class);
+		assertThat(executor.getPool().getRecorder().taskCounts().completed()).isEqualTo(1);
 	}
 
 	@Test

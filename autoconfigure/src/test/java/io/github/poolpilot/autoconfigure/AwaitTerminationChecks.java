@@ -1,0 +1,68 @@
+package io.github.poolpilot.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+import io.github.poolpilot.execution.ManagedExecutorService;
+import io.github.poolpilot.task.ManagedTaskExecutor;
+import io.github.poolpilot.testsupport.Blocking;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What closing the context does to a pool's tasks with an await-termination, checked the
+ * same way for platform and virtual pools: each test passes the runner of its own.
+ *
+ * @author poolpilot authors
+ */
+final class AwaitTerminationChecks {
+
+	private AwaitTerminationChecks() {
+	}
+
+	/**
+	 * Check that queued tasks finish when the context closes within the await period.
+	 * @param runner the runner that makes the context
+	 */
+	static void queuedTasksFinishWithinTheAwaitPeriod(ApplicationContextRunner runner) {
+		CountDownLatch finished = new CountDownLatch(5);
+		runner.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=30s")
+			.run((context) -> {
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				for (int i = 0; i < 5; i++) {
+					talk.execute(() -> {
+						Blocking.sleep(Duration.ofMillis(20));
+						finished.countDown();
+					});
+				}
+			});
+		assertThat(finished.getCount()).isZero();
+	}
+
+	/**
+	 * Close the context while a pool of one thread runs a task that never finishes and
+	 * has two more queued, with an await period of 100ms, and check that the two queued
+	 * tasks are cancelled and counted abandoned.
+	 * @param runner the runner that makes the context
+	 * @return the pool's executor, terminated, for the test's own checks
+	 */
+	static ManagedExecutorService tasksLeftAfterTheAwaitPeriodAreAbandoned(ApplicationContextRunner runner) {
+		CountDownLatch never = new CountDownLatch(1);
+		ManagedExecutorService[] executor = new ManagedExecutorService[1];
+		runner.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
+			.run((context) -> {
+				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
+				executor[0] = talk.getManagedExecutor();
+				talk.execute(() -> Blocking.await(never));
+				talk.execute(() -> Blocking.await(never));
+				talk.execute(() -> Blocking.await(never));
+			});
+		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
+		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
+		return executor[0];
+	}
+
+}
