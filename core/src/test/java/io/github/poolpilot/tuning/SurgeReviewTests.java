@@ -1,0 +1,73 @@
+package io.github.poolpilot.tuning;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link SurgeReview}: a surge judged on the service time of the windows after
+ * it.
+ *
+ * @author poolpilot authors
+ */
+class SurgeReviewTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 300);
+
+	@Test
+	void aSurgeWhoseThreadsOnlyWaitIsHeldOneWindowAndThenCutBackToATenthBeyondXS0() {
+		// 1 → 14 threads for 133/s of 50 ms calls through a downstream that serves
+		// 100/s: the service time is 140 ms, 2.8× its base.
+		Step surge = surge(1, 14, Double.NaN);
+		surge.measure(100, 100);
+		Decision first = SurgeReview.review(surge, window(14, 140), 0);
+		assertThat(first.action()).isEqualTo(Action.HOLD);
+		assertThat(first.cause()).isEqualTo(new Slowdown(2.8, 50));
+		surge.measure(100, 100);
+		Decision second = SurgeReview.review(surge, window(14, 140), 0);
+		// X·S₀ = 100/s · 50 ms = 5 threads, a tenth beyond: 6.
+		assertThat(second.action()).isEqualTo(Action.SHRINK);
+		assertThat(second.to()).isEqualTo(6);
+	}
+
+	@Test
+	void aSurgeWhoseServiceTimeDidNotRiseFromBeforeItIsKept() {
+		// A mix of tasks keeps the service time at 2× its base whatever the size.
+		Step surge = surge(4, 14, 100);
+		surge.measure(100, 100);
+		assertThat(SurgeReview.review(surge, window(14, 120), 0)).isNull();
+	}
+
+	@Test
+	void aRiseWithinTheServiceTimesNoiseKeepsTheSurge() {
+		Step surge = surge(1, 14, Double.NaN);
+		surge.measure(100, 100);
+		// 2.8× its base, less two standard errors of 0.7: a rise of 0.4, short of the 0.5
+		// that says the threads only waited.
+		assertThat(SurgeReview.review(surge, window(14, 140), 0.7)).isNull();
+		assertThat(SurgeReview.review(surge, window(14, 140), 0.6)).isNotNull();
+	}
+
+	@Test
+	void aCutOfAQuarterOrLessIsLeftToTheSlowdownRule() {
+		// X·S₀ = 5 threads, a tenth beyond 6, but never below the 10 the surge began at.
+		Step surge = surge(10, 12, Double.NaN);
+		surge.measure(100, 100);
+		surge.measure(100, 100);
+		assertThat(SurgeReview.review(surge, window(12, 120), 0)).isNull();
+	}
+
+	private static Step surge(int from, int to, double serviceMsBefore) {
+		return new Step(Step.Kind.SURGE, from, to, 0, 0, serviceMsBefore, 0);
+	}
+
+	private static ClosedWindow window(int size, double serviceMs) {
+		return new ClosedWindow(PoolControllerTests.window(133, 100, serviceMs, size, 100, null), size, BOUNDS, 0.1, 50,
+				90);
+	}
+
+}
