@@ -48,13 +48,8 @@ class PoolRejectionHttpTests {
 	@BeforeEach
 	void holdTasksOnIdlePools() {
 		RejectingController.hold();
-		this.registry.pools()
-			.forEach((p) -> System.err.println("DBG " + p.getName() + " active=" + p.getExecutor().getActiveCount()
-					+ " q=" + p.getExecutor().getQueueSize()));
-		// A scheduler's pool (the gRPC server's health updates on the test class path
-		// turn
-		// scheduling on) runs its jobs whenever they are due: these tests hold the
-		// others.
+		// A scheduler's pool runs its jobs whenever they are due (the gRPC server's
+		// health updates turn scheduling on): these tests hold the other pools.
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.registry.pools()
 				.stream()
