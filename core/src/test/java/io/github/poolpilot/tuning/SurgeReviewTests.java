@@ -59,6 +59,13 @@ class SurgeReviewTests {
 		surge.measure(100, 100);
 		surge.measure(100, 100);
 		assertThat(SurgeReview.review(surge, window(12, 120), 0)).isNull();
+		// The same window after a surge from 1 is cut: only the quarter kept it.
+		Step fromOne = surge(1, 12, Double.NaN);
+		fromOne.measure(100, 100);
+		fromOne.measure(100, 100);
+		Decision cut = SurgeReview.review(fromOne, window(12, 120), 0);
+		assertThat(cut.action()).isEqualTo(Action.SHRINK);
+		assertThat(cut.to()).isEqualTo(6);
 	}
 
 	private static Step surge(int from, int to, double serviceMsBefore) {
