@@ -76,6 +76,21 @@ class SlowdownRuleTests {
 		assertThat(this.rule.apply(window(20, 300), null).to()).isEqualTo(15);
 	}
 
+	@Test
+	void aCutWatchedForAnotherRuleIsJudgedAsThisRulesOwn() {
+		// A surge's overshoot cut from 20 at 300 ms (SurgeReview): undone when the
+		// service
+		// time did not shorten by a tenth, kept when it did.
+		this.rule.watch(20, 300);
+		Decision restore = this.rule.judge(window(6, 271));
+		assertThat(restore.action()).isEqualTo(Action.RESTORE);
+		assertThat(restore.to()).isEqualTo(20);
+		assertThat(this.rule.relieved()).isFalse();
+		this.rule.watch(20, 300);
+		assertThat(this.rule.judge(window(6, 270))).isNull();
+		assertThat(this.rule.relieved()).isTrue();
+	}
+
 	private static ClosedWindow window(int size, double serviceMs) {
 		return new ClosedWindow(PoolControllerTests.window(100, 100, serviceMs, 0, size, 5, null, null), size,
 				new PoolBounds(1, 64), 0.5, 100, 100);
