@@ -24,14 +24,16 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * it (its consumers finish the records they were handed and commit), set its concurrency,
  * start it again; then wait until every new consumer has been given its partitions. That
  * restart's cost, from the stop until the last consumer was assigned, is measured each
- * time, and the container settles for {@code settleFactor} times the last cost (at least
- * {@code minimumSettle}) after it, so that the tuner, which leaves a settling pool alone,
- * spends at most about 1/(1 + settleFactor) of the time restarting it.
+ * time ({@link RestartCosts}), and the container settles for {@code settleFactor} times
+ * the last cost (at least {@code minimumSettle}) after it, so that the tuner, which
+ * leaves a settling pool alone, spends at most about 1/(1 + settleFactor) of the time
+ * restarting it.
  * <p>
  * Restarts run on a thread of their own, one at a time, the last concurrency asked for
  * winning: the pool's door returns at once, and the budget's lock is not held for the
  * seconds a rebalance takes. A container that is not running only has its concurrency
- * set, for its next start; once closed, it refuses every new concurrency.
+ * set, for its next start; once closed, it refuses every new concurrency, and a restart
+ * that closing cuts short is neither counted nor costed: the container stays stopped.
  * <p>
  * A restart whose {@code start()} fails is tried {@link ContainerStarts#TRIES} times in
  * all, a pause apart; then the container is started again with the concurrency it had.
@@ -50,11 +52,7 @@ final class ConcurrencyRestarts {
 
 	private final AssignmentWatch assignments;
 
-	private final int settleFactor;
-
-	private final Duration minimumSettle;
-
-	private final NanoClock clock;
+	private final RestartCosts costs;
 
 	private final ContainerStarts starts;
 
@@ -70,15 +68,7 @@ final class ConcurrencyRestarts {
 
 	private volatile int wanted;
 
-	private volatile boolean restarting;
-
 	private volatile boolean closed;
-
-	private volatile @Nullable Duration lastCost;
-
-	private volatile long settledAt;
-
-	private volatile long restarts;
 
 	private volatile @Nullable String failure;
 
@@ -95,9 +85,7 @@ final class ConcurrencyRestarts {
 		this.assignments = new AssignmentWatch((listener != null) ? listener : new ConsumerAwareRebalanceListener() {
 		});
 		container.getContainerProperties().setConsumerRebalanceListener(this.assignments);
-		this.settleFactor = settleFactor;
-		this.minimumSettle = minimumSettle;
-		this.clock = clock;
+		this.costs = new RestartCosts(settleFactor, minimumSettle, clock);
 		this.starts = new ContainerStarts(container, name, this.assignments, pause, () -> this.closed);
 		this.wanted = container.getConcurrency();
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("poolpilot-kafka-restart-" + name + "-");
@@ -159,27 +147,31 @@ final class ConcurrencyRestarts {
 				this.container.setConcurrency(wanted);
 				return;
 			}
-			this.restarting = true;
-			long start = this.clock.nanoTime();
+			long start = this.costs.begin();
 			this.container.stop();
 			if (this.closed) {
 				// The application stops: its containers stay stopped.
 				this.container.setConcurrency(wanted);
 				return;
 			}
-			RuntimeException failed = this.starts.start(wanted);
-			if (failed == null) {
-				this.failure = null;
-				restarted(start);
-				return;
+			ContainerStarts.Start started = this.starts.start(wanted);
+			if (started instanceof ContainerStarts.Start.Failed failed) {
+				restore(wanted, previous, failed.failure(), start);
 			}
-			restore(wanted, previous, failed, start);
+			else if (started instanceof ContainerStarts.Start.Started) {
+				this.failure = null;
+				this.costs.restarted(start);
+			}
+			else {
+				logger.debug("Listener '" + this.name + "' is stopped: the application is closing, which cut short "
+						+ "its restart for " + wanted + " consumers");
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			this.restarting = false;
+			this.costs.end();
 			this.lock.unlock();
 		}
 	}
@@ -196,30 +188,22 @@ final class ConcurrencyRestarts {
 		}
 		String tried = "Could not start listener '" + this.name + "' with " + wanted + " consumers ("
 				+ ContainerStarts.TRIES + " tries, the last: " + failed.getMessage() + ")";
-		RuntimeException again = this.starts.start(previous);
-		if (again == null) {
+		ContainerStarts.Start again = this.starts.start(previous);
+		if (again instanceof ContainerStarts.Start.Started) {
 			this.failure = tried + "; it runs with its " + previous + " consumers again";
 			logger.warn(this.failure);
 			logger.debug("The last try to start listener '" + this.name + "' failed", failed);
-			restarted(start);
-			return;
+			this.costs.restarted(start);
 		}
-		this.failure = tried + ", nor with its " + previous + " consumers again (" + again.getMessage()
-				+ "): it is stopped";
-		logger.error(this.failure);
-		logger.debug("The last try to start listener '" + this.name + "' again failed", again);
-	}
-
-	private void restarted(long start) {
-		long now = this.clock.nanoTime();
-		Duration cost = Duration.ofNanos(now - start);
-		this.lastCost = cost;
-		this.restarts++;
-		Duration settle = cost.multipliedBy(this.settleFactor);
-		if (settle.compareTo(this.minimumSettle) < 0) {
-			settle = this.minimumSettle;
+		else if (again instanceof ContainerStarts.Start.Failed failedAgain) {
+			this.failure = tried + ", nor with its " + previous + " consumers again ("
+					+ failedAgain.failure().getMessage() + "): it is stopped";
+			logger.error(this.failure);
+			logger.debug("The last try to start listener '" + this.name + "' again failed", failedAgain.failure());
 		}
-		this.settledAt = now + settle.toNanos();
+		else {
+			logger.debug(tried + "; it is stopped: the application is closing", failed);
+		}
 	}
 
 	/**
@@ -228,13 +212,7 @@ final class ConcurrencyRestarts {
 	 * @return how it settles, or {@code null} when it does not
 	 */
 	@Nullable Settling settling() {
-		Duration cost = this.lastCost;
-		if (this.restarting) {
-			Duration estimate = (cost != null) ? cost.multipliedBy(this.settleFactor + 1L) : this.minimumSettle;
-			return new Settling((estimate.compareTo(this.minimumSettle) < 0) ? this.minimumSettle : estimate, cost);
-		}
-		long remaining = this.settledAt - this.clock.nanoTime();
-		return (cost != null && remaining > 0) ? new Settling(Duration.ofNanos(remaining), cost) : null;
+		return this.costs.settling();
 	}
 
 	/**
@@ -242,15 +220,15 @@ final class ConcurrencyRestarts {
 	 * @return the cost, or {@code null} before the first restart
 	 */
 	@Nullable Duration lastCost() {
-		return this.lastCost;
+		return this.costs.lastCost();
 	}
 
 	/**
-	 * Return how many restarts finished.
+	 * Return how many restarts started the container.
 	 * @return the count
 	 */
 	long restarts() {
-		return this.restarts;
+		return this.costs.restarts();
 	}
 
 	/**

@@ -5,7 +5,6 @@ import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
@@ -58,36 +57,41 @@ final class ContainerStarts {
 
 	/**
 	 * Start the container with the given concurrency, up to {@link #TRIES} times, and
-	 * wait until each consumer was assigned.
+	 * wait until each consumer was assigned. Once the restarts are closed no try begins,
+	 * and a start that returns after it is stopped again; a wait for the assignments that
+	 * closing released leaves the container to {@code close()}, which stops it.
 	 * @param concurrency the consumers
-	 * @return the last try's failure, or {@code null} when it started (or the restarts
-	 * were closed meanwhile)
+	 * @return whether it started, every try failed, or closing cut it short
 	 * @throws InterruptedException if interrupted while pausing or waiting
 	 */
-	@Nullable RuntimeException start(int concurrency) throws InterruptedException {
+	Start start(int concurrency) throws InterruptedException {
 		RuntimeException failed = null;
-		for (int tried = 0; tried < TRIES && !this.closed.getAsBoolean(); tried++) {
+		for (int tried = 0; tried < TRIES; tried++) {
 			if (tried > 0) {
 				this.pause.pause(PAUSE);
+			}
+			if (this.closed.getAsBoolean()) {
+				return new Start.Closed();
 			}
 			try {
 				this.assignments.expect(concurrency);
 				this.container.setConcurrency(concurrency);
 				this.container.start();
-				if (this.closed.getAsBoolean()) {
-					// Closing gave up waiting for this restart.
-					stopWhatStarted();
-					return null;
-				}
-				awaitAssignments(concurrency);
-				return null;
 			}
 			catch (RuntimeException ex) {
 				failed = ex;
 				stopWhatStarted();
+				continue;
 			}
+			if (this.closed.getAsBoolean()) {
+				// Closing gave up waiting for this restart.
+				stopWhatStarted();
+				return new Start.Closed();
+			}
+			awaitAssignments(concurrency);
+			return this.closed.getAsBoolean() ? new Start.Closed() : new Start.Started();
 		}
-		return failed;
+		return new Start.Failed(failed);
 	}
 
 	/**
@@ -109,6 +113,36 @@ final class ContainerStarts {
 			logger.warn("The consumers of listener '" + this.name + "' were not all given their partitions within "
 					+ ASSIGNMENT_TIMEOUT.toSeconds() + " s of a restart for " + concurrency + " consumers");
 		}
+	}
+
+	/**
+	 * What became of a {@link #start}, so that a start cut short by closing is never
+	 * taken for one that worked, nor for one that failed.
+	 */
+	sealed interface Start {
+
+		/**
+		 * The container runs with the concurrency, each consumer assigned or the wait
+		 * given up after {@link #ASSIGNMENT_TIMEOUT}.
+		 */
+		record Started() implements Start {
+		}
+
+		/**
+		 * Every try failed: the container is stopped.
+		 *
+		 * @param failure the last try's failure
+		 */
+		record Failed(RuntimeException failure) implements Start {
+		}
+
+		/**
+		 * The restarts were closed, the application stopping, before the container was
+		 * started and its consumers assigned: it is stopped, or {@code close()} stops it.
+		 */
+		record Closed() implements Start {
+		}
+
 	}
 
 	/**

@@ -7,19 +7,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.testsupport.Draw;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.testsupport.Seeds;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
@@ -35,11 +40,13 @@ import static org.mockito.Mockito.mock;
  * Tests for {@link ConcurrencyRestarts} on a container that starts and stops without a
  * broker, its restarts timed by a fake clock: what a restart costs and how long the
  * container settles after it, a start that fails tried again and then given up for the
- * concurrency the container had, and a concurrency asked for while or after it closes
- * refused without an exception.
+ * concurrency the container had, a restart that closing cuts short neither counted nor
+ * costed, and a concurrency asked for while or after it closes refused without an
+ * exception.
  *
  * @author poolpilot authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ConcurrencyRestartsTests {
 
 	private final FakeClock clock = new FakeClock();
@@ -158,6 +165,56 @@ class ConcurrencyRestartsTests {
 		});
 	}
 
+	@Test
+	void aRestartWhoseWaitForItsConsumersClosingEndsIsNeitherCountedNorCosted(CapturedOutput output) {
+		this.container.start();
+		this.container.assigns = false;
+		this.restarts.concurrency(3);
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.container.calls.contains("start 3"));
+		this.restarts.close();
+		assertThat(this.container.calls).containsExactly("start 1", "stop", "start 3", "stop");
+		assertThat(this.container.isRunning()).isFalse();
+		assertThat(this.restarts.restarts()).isZero();
+		assertThat(this.restarts.lastCost()).isNull();
+		assertThat(this.restarts.settling()).isNull();
+		assertThat(this.restarts.failure()).isNull();
+		assertThat(output.getAll()).doesNotContain("'orders'");
+	}
+
+	/**
+	 * Every start fails, and the restarts close in one of the pauses between two tries:
+	 * of the concurrency asked for (1, 2) or of the one the container had (3, 4).
+	 */
+	@ParameterizedTest(name = "closed in pause {0}")
+	@ValueSource(ints = { 1, 2, 3, 4 })
+	void aFailingRestartThatClosingCutsShortStartsNothingMoreAndIsNeitherCountedNorReported(int closingPause,
+			CapturedOutput output) {
+		FakeContainer container = new FakeContainer(this.clock);
+		AtomicReference<ConcurrencyRestarts> restarts = new AtomicReference<>();
+		AtomicInteger paused = new AtomicInteger();
+		List<String> callsWhenClosed = Collections.synchronizedList(new ArrayList<>());
+		restarts.set(new ConcurrencyRestarts(container, "orders", 3, Duration.ofSeconds(2), this.clock, (pause) -> {
+			if (paused.incrementAndGet() == closingPause) {
+				// On the restarter's thread, which holds the restart's lock: close()
+				// returns at once.
+				restarts.get().close();
+				callsWhenClosed.addAll(container.calls);
+			}
+		}));
+		container.start();
+		container.failures.set(2 * ContainerStarts.TRIES);
+		restarts.get().concurrency(3);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> paused.get() >= closingPause
+					&& (restarts.get().settling() == null || restarts.get().restarts() > 0));
+		assertThat(restarts.get().restarts()).isZero();
+		assertThat(restarts.get().lastCost()).isNull();
+		assertThat(restarts.get().failure()).isNull();
+		assertThat(output.getAll()).doesNotContain("'orders'");
+		assertThat(container.isRunning()).isFalse();
+		assertThat(container.calls).as("no start after closing").isEqualTo(callsWhenClosed);
+	}
+
 	static LongStream seeds() {
 		return Seeds.first(20);
 	}
@@ -223,6 +280,12 @@ class ConcurrencyRestartsTests {
 
 		volatile CountDownLatch startGate = new CountDownLatch(0);
 
+		/**
+		 * Whether a start assigns its consumers: when not, a restart waits for them until
+		 * it closes.
+		 */
+		volatile boolean assigns = true;
+
 		FakeContainer(FakeClock clock) {
 			super(new DefaultKafkaConsumerFactory<>(Map.of()), properties());
 			this.clock = clock;
@@ -253,7 +316,7 @@ class ConcurrencyRestartsTests {
 			}
 			setRunning(true);
 			this.clock.advance(this.startTakes);
-			if (getContainerProperties()
+			if (this.assigns && getContainerProperties()
 				.getConsumerRebalanceListener() instanceof ConsumerAwareRebalanceListener watch) {
 				for (int i = 0; i < getConcurrency(); i++) {
 					watch.onPartitionsAssigned(this.consumers.get(i), List.of());
