@@ -103,7 +103,9 @@ final class KafkaConsumers extends ListenerConsumers {
 
 	@Override
 	public void setMaximumPoolSize(int maxPoolSize) {
-		// Refused once the container stopped for good: its pool left the registry.
+		// Ignored once the container stopped for good (REFUSED_CLOSED), its pool about to
+		// leave the registry: this door cannot refuse (docs/adapters.md, Kafka
+		// listeners).
 		this.restarts.concurrency(maxPoolSize);
 	}
 
