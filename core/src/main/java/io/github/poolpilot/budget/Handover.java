@@ -1,21 +1,49 @@
 package io.github.poolpilot.budget;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget.Held;
 
 /**
  * How an allocation becomes the threads each pool may have now: threads a pool gives back
  * count until they ended, so a growing pool gets only what the others' live threads
- * leave.
+ * leave, and a pool sized by hand keeps its size up to its guaranteed share.
  *
  * @author poolpilot authors
  */
 final class Handover {
 
 	private Handover() {
+	}
+
+	/**
+	 * Share the budget among the demands and return what each pool may have now
+	 * ({@link ThreadBudget#threadsNow}).
+	 */
+	static Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools, int maxThreads) {
+		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
+		Map<String, Held> byName = new HashMap<>();
+		pools.forEach((pool) -> byName.put(pool.name(), pool));
+		List<Demand> held = new ArrayList<>();
+		for (Demand demand : demands) {
+			Held pool = byName.get(demand.pool());
+			if (pool != null && pool.byHand()) {
+				// Sized by hand: kept up to its guaranteed share, the rest is on loan.
+				int share = BudgetSizing.share(maxThreads, demand.weight(), totalWeight);
+				int floor = Math.max(demand.minThreads(), Math.min(pool.size(), share));
+				held.add(new Demand(demand.pool(), floor, demand.maxThreads(), demand.weight(), demand.threads(),
+						demand.needed(), demand.mayBorrow()));
+			}
+			else {
+				held.add(demand);
+			}
+		}
+		return threads(pools, BudgetAllocator.allocate(held, maxThreads), maxThreads);
 	}
 
 	/**

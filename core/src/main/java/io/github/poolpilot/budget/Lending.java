@@ -23,6 +23,12 @@ import io.github.poolpilot.budget.ThreadBudget.Room;
  */
 final class Lending {
 
+	/**
+	 * How often a pool may borrow again after tasks reached its lenders while they lent,
+	 * before it is refused what the budget has free without loans.
+	 */
+	private static final int LENDING_ATTEMPTS = 3;
+
 	private Lending() {
 	}
 
@@ -42,7 +48,31 @@ final class Lending {
 		return Math.max(0, member.maxPoolSize() - Math.max(member.minThreads(), member.liveThreads()));
 	}
 
+	/**
+	 * Make room for a pool that grows ({@link ThreadBudget#makeRoom}), telling the
+	 * lenders of the loans once they made room. Tasks may reach a lender while it lends:
+	 * its threads end only with them, so the loans go back and the pools lend again what
+	 * they leave idle then, a few times before the pool gets only what is free.
+	 */
 	static Room makeRoom(Collection<? extends BudgetMember> members, BudgetMember member, int maxPoolSize,
+			int maxThreads, Lenders lenders) {
+		for (int attempt = 1; attempt <= LENDING_ATTEMPTS; attempt++) {
+			Snapshot before = new Snapshot(members);
+			Room room = attempt(members, member, maxPoolSize, maxThreads, lenders);
+			int others = Snapshot.held(members) - ThreadBudget.holds(member.maxPoolSize(), member.liveThreads());
+			if (room.loans().isEmpty() || others + maxPoolSize <= maxThreads) {
+				room.loans().forEach(lenders::lent);
+				return room;
+			}
+			// Tasks reached a lender while it lent: its threads end only with them. The
+			// loans go back, and the pools lend again what they leave idle now.
+			before.restore((lender) -> {
+			});
+		}
+		return attempt(members, member, maxPoolSize, maxThreads, Lenders.NONE);
+	}
+
+	private static Room attempt(Collection<? extends BudgetMember> members, BudgetMember member, int maxPoolSize,
 			int maxThreads, Lenders lenders) {
 		int others = 0;
 		Map<BudgetMember, Integer> lendable = new LinkedHashMap<>();

@@ -2,8 +2,6 @@ package io.github.poolpilot.budget;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -29,12 +27,6 @@ import io.github.poolpilot.budget.BudgetAllocator.Demand;
  * @author poolpilot authors
  */
 public final class ThreadBudget {
-
-	/**
-	 * How often a pool may borrow again after tasks reached its lenders while they lent,
-	 * before it is refused what the budget has free without loans.
-	 */
-	private static final int LENDING_ATTEMPTS = 3;
 
 	private final Object lock = new Object();
 
@@ -160,21 +152,7 @@ public final class ThreadBudget {
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
 			return Room.FREE;
 		}
-		Collection<? extends BudgetMember> members = this.members.get();
-		for (int attempt = 1; attempt <= LENDING_ATTEMPTS; attempt++) {
-			Snapshot before = new Snapshot(members);
-			Room room = Lending.makeRoom(members, member, maxPoolSize, budget, this.lenders);
-			int others = Snapshot.held(members) - holds(member.maxPoolSize(), member.liveThreads());
-			if (room.loans().isEmpty() || others + maxPoolSize <= budget) {
-				room.loans().forEach(this.lenders::lent);
-				return room;
-			}
-			// Tasks reached a lender while it lent: its threads end only with them. The
-			// loans go back, and the pools lend again what they leave idle now.
-			before.restore((lender) -> {
-			});
-		}
-		return Lending.makeRoom(members, member, maxPoolSize, budget, Lenders.NONE);
+		return Lending.makeRoom(this.members.get(), member, maxPoolSize, budget, this.lenders);
 	}
 
 	/**
@@ -223,25 +201,7 @@ public final class ThreadBudget {
 	 * @return the threads each pool may have now, by pool name, in the order given
 	 */
 	public Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools) {
-		int maxThreads = maxThreads();
-		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
-		Map<String, Held> byName = new HashMap<>();
-		pools.forEach((pool) -> byName.put(pool.name(), pool));
-		List<Demand> held = new ArrayList<>();
-		for (Demand demand : demands) {
-			Held pool = byName.get(demand.pool());
-			if (pool != null && pool.byHand()) {
-				// Sized by hand: kept up to its guaranteed share, the rest is on loan.
-				int share = BudgetSizing.share(maxThreads, demand.weight(), totalWeight);
-				int floor = Math.max(demand.minThreads(), Math.min(pool.size(), share));
-				held.add(new Demand(demand.pool(), floor, demand.maxThreads(), demand.weight(), demand.threads(),
-						demand.needed(), demand.mayBorrow()));
-			}
-			else {
-				held.add(demand);
-			}
-		}
-		return Handover.threads(pools, BudgetAllocator.allocate(held, maxThreads), maxThreads);
+		return Handover.threadsNow(demands, pools, maxThreads());
 	}
 
 	/**
@@ -269,64 +229,14 @@ public final class ThreadBudget {
 	public <M extends BudgetMember> @Nullable Overrun reconfigure(@Nullable Integer maxThreads,
 			Map<M, Reconfigured> sizes, Consumer<M> apply, Consumer<M> restore) {
 		checkMaxThreads(maxThreads);
-		int held = 0;
-		int lendable = 0;
-		for (Map.Entry<M, Reconfigured> entry : sizes.entrySet()) {
-			M member = entry.getKey();
-			Reconfigured after = entry.getValue();
-			held += holds(after.maxPoolSize(), member.liveThreads());
-			if (Lending.mayLend(this.lenders, member)) {
-				lendable += Math.max(0, after.maxPoolSize() - Math.max(after.minThreads(), member.liveThreads()));
-			}
-		}
-		if (maxThreads != null && held - lendable > maxThreads) {
-			return new Overrun(held, maxThreads, maxThreads, lendable);
-		}
 		Integer current = this.maxThreads;
-		boolean larger = maxThreads == null || (current != null && maxThreads >= current);
-		Collection<? extends BudgetMember> members = this.members.get();
-		Snapshot before = new Snapshot(members);
-		List<M> byGrowth = new ArrayList<>(sizes.keySet());
-		byGrowth.sort(Comparator.comparingInt((member) -> sizes.get(member).maxPoolSize() - member.maxPoolSize()));
 		try {
-			if (larger) {
-				setMaxThreads(maxThreads);
-			}
-			byGrowth.forEach(apply);
+			return Reconfiguration.apply(this, this.members.get(), this.lenders, maxThreads, sizes, apply, restore);
 		}
 		catch (RuntimeException ex) {
-			restore(before, sizes, restore);
 			this.maxThreads = current;
 			throw ex;
 		}
-		if (larger) {
-			return null;
-		}
-		// Lowered: the pools that shrank may still finish tasks on more threads, and
-		// idle pools may have started some since the check; what they hold now counts.
-		int heldNow = Snapshot.held(members);
-		int lendableNow = lendableThreads();
-		@Nullable List<Loan> loans = (heldNow > maxThreads) ? Lending.reclaim(members, heldNow - maxThreads, this.lenders)
-				: List.of();
-		if (loans == null || Snapshot.held(members) > maxThreads) {
-			restore(before, sizes, restore);
-			return new Overrun(heldNow, maxThreads, maxThreads, lendableNow);
-		}
-		loans.forEach(this.lenders::lent);
-		setMaxThreads(maxThreads);
-		return null;
-	}
-
-	private static <M extends BudgetMember> void restore(Snapshot before, Map<M, Reconfigured> sizes,
-			Consumer<M> restore) {
-		Map<BudgetMember, M> reconfigured = new HashMap<>();
-		sizes.keySet().forEach((member) -> reconfigured.put(member, member));
-		before.restore((member) -> {
-			M pool = reconfigured.get(member);
-			if (pool != null) {
-				restore.accept(pool);
-			}
-		});
 	}
 
 	/**
@@ -338,33 +248,14 @@ public final class ThreadBudget {
 	 */
 	public Fit fit() {
 		List<Cut> cuts = new ArrayList<>();
-		int[] excess = new int[1];
+		int[] shortBy = new int[1];
 		change(() -> {
 			Integer budget = this.maxThreads;
-			if (budget == null) {
-				return;
-			}
-			excess[0] = allocatedThreads() - budget;
-			List<BudgetMember> byShare = new ArrayList<>(this.members.get());
-			byShare.sort(Comparator
-				.comparingDouble((BudgetMember member) -> (double) member.maxPoolSize() / member.getWeight())
-				.reversed());
-			for (BudgetMember member : byShare) {
-				if (excess[0] <= 0) {
-					break;
-				}
-				int max = member.maxPoolSize();
-				int cut = Math.min(excess[0], max - Math.max(1, member.minThreads()));
-				if (cut > 0) {
-					int newMax = max - cut;
-					member.resize(Math.min(member.corePoolSize(), newMax), newMax);
-					cuts.add(new Cut(member.getName(), max, newMax, budget));
-					excess[0] -= cut;
-				}
+			if (budget != null) {
+				shortBy[0] = Math.max(0, Fitting.cut(this.members.get(), allocatedThreads() - budget, budget, cuts));
 			}
 		});
-		int shortBy = Math.max(0, excess[0]);
-		return new Fit(cuts, shortBy, maxThreads() + shortBy);
+		return new Fit(cuts, shortBy[0], maxThreads() + shortBy[0]);
 	}
 
 	/**
