@@ -8,18 +8,13 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor.Builder;
@@ -77,36 +72,7 @@ import io.github.poolpilot.pool.PoolRejectedException;
  */
 public class VirtualManagedExecutor extends AbstractExecutorService implements ManagedExecutorService, PoolExecutor {
 
-	private static final Log logger = LogFactory.getLog(VirtualManagedExecutor.class);
-
-	// The run state in the high bits and the permits in use in the low bits of one int,
-	// so that taking a permit and leaving the running state are one atomic decision, as
-	// in ThreadPoolExecutor's ctl.
-
-	private static final int COUNT_BITS = Integer.SIZE - 3;
-
-	private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
-
-	private static final int RUNNING = 0;
-
-	/**
-	 * No new task; queued tasks still run.
-	 */
-	private static final int SHUTDOWN = 1 << COUNT_BITS;
-
-	/**
-	 * No task starts any more; queued ones were handed back.
-	 */
-	private static final int STOP = 2 << COUNT_BITS;
-
-	/**
-	 * Nothing runs or ever will.
-	 */
-	private static final int TERMINATED = 3 << COUNT_BITS;
-
-	private final AtomicInteger ctl = new AtomicInteger(RUNNING);
-
-	private final CountDownLatch termination = new CountDownLatch(1);
+	private final Permits permits;
 
 	private final BlockingQueue<Runnable> queue;
 
@@ -120,23 +86,9 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 	private volatile CountingRejection rejection;
 
-	/**
-	 * The threads running or about to run a task, for {@code shutdownNow()}.
-	 */
-	private final RunningThreads threads;
-
-	/**
-	 * The workers started for a queued task that have not taken one from the queue yet.
-	 */
-	private final AtomicInteger startingWorkers = new AtomicInteger();
-
-	private final LongAdder completedTasks = new LongAdder();
+	private final VirtualWorkers workers;
 
 	private volatile int corePoolSize;
-
-	private volatile int maximumPoolSize;
-
-	private volatile int largestPoolSize;
 
 	/**
 	 * The keep-alive and whether core threads time out, kept and checked as
@@ -148,11 +100,6 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	private boolean coreThreadsTimeOut;
 
 	private volatile @Nullable ThreadPoolExecutor view;
-
-	/**
-	 * Whether the log was told once that the thread factory returned {@code null}.
-	 */
-	private volatile boolean toldOfNullThread;
 
 	/**
 	 * Create a pool from the builder's settings.
@@ -173,9 +120,10 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		this.queue = new ArrayBlockingQueue<>(this.queueCapacity);
 		this.threadFactory = builder.threadFactory(true);
 		this.corePoolSize = builder.corePoolSize();
-		this.maximumPoolSize = builder.maxPoolSize();
+		this.permits = new Permits(builder.maxPoolSize());
 		this.path = new TaskPath(builder.recorder(), builder.taskDecorator());
-		this.threads = new RunningThreads(builder.bounds().maxThreads());
+		this.workers = new VirtualWorkers(this, builder.name(), this.threadFactory, this.queue, this.permits, this.path,
+				builder.bounds().maxThreads());
 		this.pool = new ManagedPool(builder.name(), this, new SizeControl() {
 
 			@Override
@@ -185,7 +133,9 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 			@Override
 			public void setMaximumPoolSize(int maxPoolSize) {
-				setLimit(maxPoolSize);
+				if (VirtualManagedExecutor.this.permits.setLimit(maxPoolSize)) {
+					VirtualManagedExecutor.this.workers.startQueued();
+				}
 			}
 
 		}, builder.recorder(), builder.bounds());
@@ -228,7 +178,10 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	@Override
 	public void execute(Runnable command) {
 		Objects.requireNonNull(command, "command must not be null");
-		dispatch(this.path.accept(command));
+		Runnable task = this.path.accept(command);
+		if (!this.workers.admit(task)) {
+			reject(task);
+		}
 	}
 
 	@Override
@@ -241,113 +194,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 		return new RefusableFutureTask<>(callable);
 	}
 
-	private void dispatch(Runnable task) {
-		if (this.queue.isEmpty() && tryAcquire(false)) {
-			if (start(task)) {
-				return;
-			}
-			// No thread could be started: queue the task, as ThreadPoolExecutor does. It
-			// starts when a thread can be started for it.
-		}
-		if (!isRunning(this.ctl.get())) {
-			reject(task);
-			return;
-		}
-		if (this.queue.offer(task)) {
-			// Shut down meanwhile: take the task back, unless a permit was given to it.
-			if (!isRunning(this.ctl.get()) && this.queue.remove(task)) {
-				tryTerminate();
-				reject(task);
-				return;
-			}
-			startQueued();
-			return;
-		}
-		if (tryAcquire(false) && start(task)) {
-			return;
-		}
-		reject(task);
-	}
-
 	private void reject(Runnable task) {
 		this.rejection.rejectedExecution(task, asThreadPoolExecutor());
-	}
-
-	/**
-	 * Take a permit: for a new task only while running, for a queued one also while
-	 * shutting down.
-	 */
-	private boolean tryAcquire(boolean queued) {
-		for (;;) {
-			int c = this.ctl.get();
-			int state = runState(c);
-			if (state > SHUTDOWN || (state == SHUTDOWN && !queued) || permits(c) >= this.maximumPoolSize) {
-				return false;
-			}
-			if (this.ctl.compareAndSet(c, c + 1)) {
-				int inUse = permits(c) + 1;
-				if (inUse > this.largestPoolSize) {
-					// A racy maximum is good enough for a statistic.
-					this.largestPoolSize = inUse;
-				}
-				return true;
-			}
-		}
-	}
-
-	private void release() {
-		this.ctl.decrementAndGet();
-	}
-
-	/**
-	 * Start queued tasks while permits are free. Called after a task was queued, after
-	 * one ended and after the limit grew, so that a queued task and a free permit never
-	 * wait for each other. Each thread takes its task from the queue itself, once it
-	 * runs: a task whose thread could not be started (the thread factory returned
-	 * {@code null} or failed) stays queued, as in {@code ThreadPoolExecutor}, and starts
-	 * at the next of these calls that can start a thread; {@code shutdownNow()} hands it
-	 * back.
-	 */
-	private void startQueued() {
-		while (this.queue.size() > this.startingWorkers.get() && tryAcquire(true)) {
-			this.startingWorkers.incrementAndGet();
-			if (!start(null)) {
-				this.startingWorkers.decrementAndGet();
-				return;
-			}
-		}
-	}
-
-	/**
-	 * Start a thread with the permit taken for it, to run the given task, or the head of
-	 * the queue when none is given. On failure the permit is given back.
-	 * @return whether a thread was started
-	 */
-	private boolean start(@Nullable Runnable task) {
-		Thread thread = null;
-		Worker worker = new Worker(task);
-		try {
-			thread = this.threadFactory.newThread(worker);
-			if (thread != null) {
-				worker.slot = this.threads.add(thread);
-				thread.start();
-				return true;
-			}
-			if (!this.toldOfNullThread) {
-				this.toldOfNullThread = true;
-				logger.warn("Pool '" + this.pool.getName()
-						+ "' could not start a thread: its thread factory returned null; the task waits in the queue");
-			}
-		}
-		catch (RuntimeException | OutOfMemoryError ex) {
-			logger.warn("Pool '" + this.pool.getName() + "' could not start a thread", ex);
-		}
-		if (thread != null && worker.slot != Worker.NO_SLOT) {
-			this.threads.remove(worker.slot, thread);
-		}
-		release();
-		tryTerminate();
-		return false;
 	}
 
 	/**
@@ -378,110 +226,17 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	}
 
 	/**
-	 * Runs one task on its own thread with the hooks around it, then gives its permit to
-	 * the next queued task.
-	 */
-	private final class Worker implements Runnable {
-
-		static final int NO_SLOT = Integer.MIN_VALUE;
-
-		private final @Nullable Runnable task;
-
-		/**
-		 * Where {@link #threads} keeps this worker's thread; set before it starts.
-		 */
-		int slot = NO_SLOT;
-
-		/**
-		 * A worker for the given task, or for the head of the queue when none is given.
-		 */
-		Worker(@Nullable Runnable task) {
-			this.task = task;
-		}
-
-		@Override
-		public void run() {
-			Thread thread = Thread.currentThread();
-			Runnable task = (this.task != null) ? this.task : takeQueued();
-			try {
-				if (task != null) {
-					runTask(thread, task);
-				}
-			}
-			finally {
-				VirtualManagedExecutor.this.threads.remove(this.slot, thread);
-				if (task != null) {
-					VirtualManagedExecutor.this.completedTasks.increment();
-				}
-				release();
-				startQueued();
-				tryTerminate();
-			}
-		}
-
-		/**
-		 * Take the head of the queue for a worker started without a task. It stops
-		 * counting as starting before it polls: for a moment a queued task may then look
-		 * unclaimed and get a worker that finds nothing (and gives its permit back),
-		 * never the other way round, where a queued task and a free permit would wait for
-		 * each other.
-		 */
-		private @Nullable Runnable takeQueued() {
-			VirtualManagedExecutor.this.startingWorkers.decrementAndGet();
-			return VirtualManagedExecutor.this.queue.poll();
-		}
-
-		private void runTask(Thread thread, Runnable task) {
-			// A task started as the pool stops runs interrupted, as in
-			// ThreadPoolExecutor.
-			if (runState(VirtualManagedExecutor.this.ctl.get()) >= STOP && !thread.isInterrupted()) {
-				thread.interrupt();
-			}
-			Runnable submitted = TimedTask.unwrap(task);
-			beforeExecute(thread, submitted);
-			try {
-				task.run();
-			}
-			catch (RuntimeException | Error ex) {
-				VirtualManagedExecutor.this.path.finished(task, ex);
-				afterExecute(submitted, ex);
-				throw ex;
-			}
-			VirtualManagedExecutor.this.path.finished(task, null);
-			afterExecute(submitted, null);
-		}
-
-	}
-
-	/**
 	 * Terminate once shut down, nothing runs and nothing is queued: after
 	 * {@code shutdown()} the queue empties as its tasks run, after {@code shutdownNow()}
 	 * once it was handed back.
 	 */
-	private void tryTerminate() {
-		for (;;) {
-			int c = this.ctl.get();
-			int state = runState(c);
-			if (state == RUNNING || state == TERMINATED || permits(c) > 0 || !this.queue.isEmpty()) {
-				return;
+	void tryTerminate() {
+		if (this.permits.terminate(this.queue)) {
+			try {
+				terminated();
 			}
-			if (this.ctl.compareAndSet(c, TERMINATED)) {
-				try {
-					terminated();
-				}
-				finally {
-					this.termination.countDown();
-				}
-				return;
-			}
-		}
-	}
-
-	private void advanceRunState(int target) {
-		for (;;) {
-			int c = this.ctl.get();
-			if (runState(c) >= target || this.ctl.compareAndSet(c, target | permits(c))) {
-				return;
+			finally {
+				this.permits.terminated();
 			}
 		}
 	}
@@ -491,7 +246,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	@Override
 	public void shutdown() {
-		advanceRunState(SHUTDOWN);
+		this.permits.shutdown();
 		tryTerminate();
 	}
 
@@ -502,8 +257,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	@Override
 	public List<Runnable> shutdownNow() {
-		advanceRunState(STOP);
-		this.threads.interruptAll();
+		this.permits.stop();
+		this.workers.interruptAll();
 		List<Runnable> queued = new ArrayList<>(this.queue.size());
 		this.queue.drainTo(queued);
 		tryTerminate();
@@ -512,12 +267,12 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 	@Override
 	public boolean isShutdown() {
-		return !isRunning(this.ctl.get());
+		return !this.permits.isRunning();
 	}
 
 	@Override
 	public boolean isTerminated() {
-		return runState(this.ctl.get()) == TERMINATED;
+		return this.permits.isTerminated();
 	}
 
 	/**
@@ -530,7 +285,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 	@Override
 	public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-		return this.termination.await(timeout, unit);
+		return this.permits.awaitTermination(timeout, unit);
 	}
 
 	/**
@@ -576,7 +331,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @param corePoolSize the core size, at most the maximum size
 	 */
 	public void setCorePoolSize(int corePoolSize) {
-		this.pool.resize(corePoolSize, this.maximumPoolSize);
+		this.pool.resize(corePoolSize, this.permits.limit());
 	}
 
 	/**
@@ -585,7 +340,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	@Override
 	public int getMaximumPoolSize() {
-		return this.maximumPoolSize;
+		return this.permits.limit();
 	}
 
 	/**
@@ -596,14 +351,6 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	public void setMaximumPoolSize(int maximumPoolSize) {
 		this.pool.resize(this.corePoolSize, maximumPoolSize);
-	}
-
-	private void setLimit(int maximumPoolSize) {
-		int previous = this.maximumPoolSize;
-		this.maximumPoolSize = maximumPoolSize;
-		if (maximumPoolSize > previous) {
-			startQueued();
-		}
 	}
 
 	/**
@@ -657,7 +404,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	@Override
 	public int getPoolSize() {
-		return permits(this.ctl.get());
+		return this.permits.inUse();
 	}
 
 	/**
@@ -666,7 +413,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 */
 	@Override
 	public int getActiveCount() {
-		return permits(this.ctl.get());
+		return this.permits.inUse();
 	}
 
 	/**
@@ -674,7 +421,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @return the largest pool size
 	 */
 	public int getLargestPoolSize() {
-		return this.largestPoolSize;
+		return this.permits.largest();
 	}
 
 	/**
@@ -682,7 +429,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @return the task count
 	 */
 	public long getTaskCount() {
-		return this.completedTasks.sum() + getActiveCount() + this.queue.size();
+		return this.workers.completed() + getActiveCount() + this.queue.size();
 	}
 
 	/**
@@ -690,7 +437,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @return the completed task count
 	 */
 	public long getCompletedTaskCount() {
-		return this.completedTasks.sum();
+		return this.workers.completed();
 	}
 
 	/**
@@ -755,30 +502,15 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 
 	@Override
 	public String toString() {
-		int c = this.ctl.get();
-		String state = (runState(c) == RUNNING) ? "Running" : (isTerminated() ? "Terminated" : "Shutting down");
-		return "VirtualManagedExecutor[" + this.pool.getName() + ", " + state + ", limit = " + this.maximumPoolSize
-				+ ", permits in use = " + permits(c) + ", queued tasks = " + this.queue.size() + ", completed tasks = "
-				+ this.completedTasks.sum() + "]";
-	}
-
-	private static int runState(int c) {
-		return c & ~COUNT_MASK;
-	}
-
-	private static int permits(int c) {
-		return c & COUNT_MASK;
-	}
-
-	private static boolean isRunning(int c) {
-		return c < SHUTDOWN;
+		return "VirtualManagedExecutor[" + this.pool.getName() + ", " + this.permits + ", queued tasks = "
+				+ this.queue.size() + ", completed tasks = " + this.workers.completed() + "]";
 	}
 
 	/**
 	 * Return the threads running or about to run a task, for tests.
 	 */
 	Set<Thread> threads() {
-		return this.threads.toSet();
+		return this.workers.threads();
 	}
 
 }
