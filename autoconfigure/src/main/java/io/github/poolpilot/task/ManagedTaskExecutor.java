@@ -265,6 +265,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 			@Override
 			protected void beforeExecute(Thread thread, Runnable task) {
+				super.beforeExecute(thread, task);
 				ManagedTaskExecutor.this.beforeExecute(thread, task);
 			}
 

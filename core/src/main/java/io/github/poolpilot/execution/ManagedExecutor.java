@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -46,8 +47,14 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * {@link #remove(Runnable)} takes and {@link #shutdownNow()} hands back tasks as
  * submitted. {@code ThreadPoolExecutor} calls its hooks with what its queue holds, and
  * queueing the task itself would need a per-task map of submit times, which costs every
- * task more than the wrapper does. A subclass that overrides {@code afterExecute} must
- * call this one, which counts the tasks run without a wrapper.
+ * task more than the wrapper does. A subclass that overrides {@code beforeExecute} or
+ * {@code afterExecute} must call this one: the first counts each task as it starts, the
+ * second the end of the tasks run without a wrapper.
+ * <p>
+ * A submit is not counted as such: each task is refused, queued or started on a thread,
+ * and the pool's submits are the sum of those
+ * ({@link PoolRecorder#countArrivalsByOutcome}), so that {@code execute} costs no count
+ * beside {@code ThreadPoolExecutor}'s own work.
  *
  * @author poolpilot authors
  */
@@ -70,6 +77,10 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(false), new AbortPolicy());
 		this.queueCapacity = builder.queueCapacity;
 		this.path = new TaskPath(builder.recorder, builder.taskDecorator);
+		// Every task is refused, queued or handed to a thread that starts it: its submit
+		// costs no count of its own.
+		BlockingQueue<Runnable> queue = getQueue();
+		builder.recorder.countArrivalsByOutcome(queue::size);
 		this.pool = new ManagedPool(builder.name, this, new SizeControl() {
 
 			@Override
@@ -122,7 +133,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	@Override
 	public void execute(Runnable command) {
 		Objects.requireNonNull(command, "command must not be null");
-		super.execute(this.path.accept(command));
+		super.execute(this.path.acceptUncounted(command));
 	}
 
 	/**
@@ -205,6 +216,15 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	protected void terminated() {
 		super.terminated();
 		this.path.terminated();
+	}
+
+	/**
+	 * Count the task as started: the pool's submits are what became of its tasks. A
+	 * subclass that overrides it must call this one.
+	 */
+	@Override
+	protected void beforeExecute(Thread thread, Runnable task) {
+		this.path.started();
 	}
 
 	@Override

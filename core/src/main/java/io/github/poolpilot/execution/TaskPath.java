@@ -53,8 +53,24 @@ final class TaskPath {
 	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
 	 */
 	Runnable accept(Runnable command) {
+		return wrapped(command, this.recorder.taskSubmittedAndSampled());
+	}
+
+	/**
+	 * Wrap a submitted task as it is to run and let the guard admit it, without counting
+	 * it: for a pool whose submits are its tasks' outcomes
+	 * ({@link PoolRecorder#countArrivalsByOutcome}), which counts each task as it starts
+	 * ({@link #started}).
+	 * @param command the task as submitted
+	 * @return the task to hand to the threads
+	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
+	 */
+	Runnable acceptUncounted(Runnable command) {
+		return wrapped(command, this.recorder.timesThisTask());
+	}
+
+	private Runnable wrapped(Runnable command, boolean sampled) {
 		PoolRecorder recorder = this.recorder;
-		boolean sampled = recorder.taskSubmittedAndSampled();
 		TaskGuard guard = this.guard;
 		UnaryOperator<Runnable> decorator = this.decorator;
 		Runnable task = command;
@@ -108,6 +124,14 @@ final class TaskPath {
 			this.recorder.taskRejected(ex.getReason());
 			throw ex;
 		}
+	}
+
+	/**
+	 * Count a task starting on the current thread, for a pool whose submits are its
+	 * tasks' outcomes.
+	 */
+	void started() {
+		this.recorder.taskStarted();
 	}
 
 	/**

@@ -147,7 +147,7 @@ final class TimedTask implements Runnable, Future<Object> {
 		catch (RuntimeException ex) {
 			guard.notRun();
 			if (ex instanceof PoolRejectedException rejection && this.submitted instanceof RefusableTask refusable) {
-				recorder.taskRejected(rejection.getReason());
+				recorder.taskRefusedAfterStart(rejection.getReason());
 				refusable.refuse(rejection);
 				return;
 			}

@@ -2,6 +2,7 @@ package io.github.poolpilot.measure;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.function.IntSupplier;
 import java.util.function.IntUnaryOperator;
 
 import org.jspecify.annotations.Nullable;
@@ -102,6 +103,30 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Take the pool's submits from what becomes of its tasks rather than from a count at
+	 * each submit: the tasks refused, abandoned, started ({@link #taskStarted}, which the
+	 * pool must then call as each task starts, on its thread) and still queued. For a
+	 * pool whose every task either is refused, or passes the given queue or a thread's
+	 * start (a {@code ThreadPoolExecutor}): it then calls {@link #timesThisTask} rather
+	 * than {@link #taskSubmittedAndSampled} at submit. Its submits are exact once it is
+	 * idle, and never read above what was submitted nor below what ended, was refused or
+	 * abandoned; a read while tasks move from the queue to a thread may miss those, until
+	 * they start. Its occupancy samples read the queue itself.
+	 * @param queued the tasks in the pool's queue now
+	 */
+	public void countArrivalsByOutcome(IntSupplier queued) {
+		this.totals.countArrivalsByOutcome(queued);
+	}
+
+	/**
+	 * Count a task that starts now, on the thread that runs it, for a pool that takes its
+	 * submits from its tasks' outcomes ({@link #countArrivalsByOutcome}).
+	 */
+	public void taskStarted() {
+		this.totals.started();
+	}
+
+	/**
 	 * Return whether the task being submitted is one to time: every task while the pool
 	 * is below about a thousand tasks a window, else one in so many at random, chosen at
 	 * each window's close. Untimed tasks are still counted.
@@ -125,13 +150,25 @@ public final class PoolRecorder {
 	 * Add a sample of the pool's occupancy, taken now; called by the sampler at a fixed
 	 * period. The tasks queued are those in the pool (submitted, and neither refused,
 	 * abandoned nor ended: the recorder's own counts) less the busy ones, so that a
-	 * sample takes no lock of the pool's queue. The mean times' error is at most about
-	 * twice the period, and much less on average (see {@link Occupancy}).
+	 * sample takes no lock of the pool's queue; for a pool whose submits are its tasks'
+	 * outcomes ({@link #countArrivalsByOutcome}), its queue's length. The mean times'
+	 * error is at most about twice the period, and much less on average (see
+	 * {@link Occupancy}).
 	 * @param busy the threads (or permits) running a task
 	 */
 	public void sampleOccupancy(int busy) {
-		int inPool = (int) Math.min(Integer.MAX_VALUE, Math.max(0, this.totals.inPool()));
-		this.occupancy.sample(this.clock.nanoTime(), Math.max(0, inPool - busy), busy);
+		IntSupplier queue = this.totals.queued();
+		int queued;
+		if (queue != null) {
+			// A pool whose submits are its tasks' outcomes knows no count of the tasks in
+			// it but its queue's.
+			queued = Math.max(0, queue.getAsInt());
+		}
+		else {
+			int inPool = (int) Math.min(Integer.MAX_VALUE, Math.max(0, this.totals.inPool()));
+			queued = Math.max(0, inPool - busy);
+		}
+		this.occupancy.sample(this.clock.nanoTime(), queued, busy);
 	}
 
 	/**
@@ -149,6 +186,15 @@ public final class PoolRecorder {
 	 */
 	public void taskRejected(RejectionReason reason) {
 		this.totals.rejected(reason);
+	}
+
+	/**
+	 * Count a task that the pool refused on the thread that started it, after it waited:
+	 * it is no longer counted as started ({@link #taskStarted}).
+	 * @param reason why
+	 */
+	public void taskRefusedAfterStart(RejectionReason reason) {
+		this.totals.refusedAfterStart(reason);
 	}
 
 	/**

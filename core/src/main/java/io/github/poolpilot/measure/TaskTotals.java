@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,6 +30,13 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
  * end before any submit: a task's submit is published before its end, so a read that sees
  * an end sees its submit, and no task is ever read as ended without having been
  * submitted.
+ * <p>
+ * A pool whose tasks all pass a queue it can read and a hook on the thread that starts
+ * each, as a {@code ThreadPoolExecutor} does, counts no submit at all
+ * ({@link #countArrivalsByOutcome}): a task offered to it is refused, abandoned, still
+ * queued, or started, and each of these is counted where it happens anyway (the start on
+ * the worker's own totals, beside its end). Its submits are then the sum of the four,
+ * read in the order in which a task moves through them.
  *
  * @author poolpilot authors
  */
@@ -63,6 +71,19 @@ final class TaskTotals {
 	 * Totals of worker threads that ended, guarded by this.
 	 */
 	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
+
+	/**
+	 * The tasks in the queue of a pool whose submits are its tasks' outcomes, or
+	 * {@code null} while submits are counted.
+	 */
+	private volatile @Nullable IntSupplier queued;
+
+	/**
+	 * The most submits a read of outcomes gave, guarded by this: such a read may miss a
+	 * task moving between two of the counts it sums, never count one twice, so the most
+	 * it ever gave is what it reports.
+	 */
+	private long submittedByOutcome;
 
 	/**
 	 * Count a submit.
@@ -127,6 +148,45 @@ final class TaskTotals {
 
 	void rejected(RejectionReason reason) {
 		this.rejected[reason.ordinal()].increment();
+	}
+
+	/**
+	 * Count a task that starts on the current thread: a pool whose submits are its tasks'
+	 * outcomes counts it as arrived from now on.
+	 */
+	void started() {
+		current().add(WorkerTotals.STARTED, 1);
+	}
+
+	/**
+	 * Count a task refused on the thread that started it: no longer started, and
+	 * rejected. The start is taken back first, and reads take refusals before starts, so
+	 * that no read counts the task twice.
+	 * @param reason why
+	 */
+	void refusedAfterStart(RejectionReason reason) {
+		current().add(WorkerTotals.STARTED, -1);
+		rejected(reason);
+	}
+
+	/**
+	 * Take the pool's submits from its tasks' outcomes from now on: those refused,
+	 * abandoned, started (counted by {@link #started()}, on the thread that starts the
+	 * task) and still queued. A task the pool takes from its queue and has not yet
+	 * started is then read as not yet submitted, until it starts: a read's submits may
+	 * lag by the tasks moving at that moment, and are exact once the pool is idle.
+	 * @param queued the tasks in the pool's queue now
+	 */
+	void countArrivalsByOutcome(IntSupplier queued) {
+		this.queued = queued;
+	}
+
+	/**
+	 * Return the tasks in the pool's queue if its submits are its tasks' outcomes.
+	 * @return the queue's length, or {@code null} while submits are counted
+	 */
+	@Nullable IntSupplier queued() {
+		return this.queued;
 	}
 
 	void timedOut() {
@@ -194,10 +254,11 @@ final class TaskTotals {
 	}
 
 	/**
-	 * Sum every thread's totals but its submits; those of ended threads are kept, their
-	 * submits with them, and their entries dropped, so that threads coming and going
-	 * leave nothing behind. The submits of the threads still running are read after, by
-	 * {@link #liveSubmits}. Called holding this object's lock.
+	 * Sum every thread's totals but its submits and starts; those of ended threads are
+	 * kept, their submits and starts with them, and their entries dropped, so that
+	 * threads coming and going leave nothing behind. The submits and starts of the
+	 * threads still running are read after, by {@link #live}. Called holding this
+	 * object's lock.
 	 */
 	private long[] workerSums() {
 		long[] sums = this.endedWorkers.clone();
@@ -207,7 +268,7 @@ final class TaskTotals {
 			// submits included.
 			boolean ended = totals.ownerEnded();
 			for (int field = 0; field < WorkerTotals.FIELDS; field++) {
-				if (field == WorkerTotals.SUBMITTED && !ended) {
+				if ((field == WorkerTotals.SUBMITTED || field == WorkerTotals.STARTED) && !ended) {
 					continue;
 				}
 				long value = totals.get(field);
@@ -228,11 +289,18 @@ final class TaskTotals {
 	 * threads without totals of their own: read after every end.
 	 */
 	private long liveSubmits() {
-		long submits = this.submitted.sum();
+		return this.submitted.sum() + live(WorkerTotals.SUBMITTED);
+	}
+
+	/**
+	 * Return a field's sum over the threads whose totals {@link #workerSums} kept.
+	 */
+	private long live(int field) {
+		long sum = 0;
 		for (WorkerTotals totals : this.workers) {
-			submits += totals.get(WorkerTotals.SUBMITTED);
+			sum += totals.get(field);
 		}
-		return submits;
+		return sum;
 	}
 
 	/**
@@ -271,21 +339,47 @@ final class TaskTotals {
 	 * @return the cumulative totals now
 	 */
 	synchronized Totals read() {
-		// Ends are read before submits so that a task racing the read is never counted as
-		// finished, refused or abandoned without having been submitted.
-		long[] workers = workerSums();
+		// Refusals, abandoned tasks and ends are read before submits so that a task
+		// racing
+		// the read is never counted as finished, refused or abandoned without having been
+		// submitted; refusals before starts, so that a task refused after it started,
+		// which
+		// takes its start back first, is never read twice.
 		Rejections rejections = new Rejections(this.rejected[RejectionReason.QUEUE_FULL.ordinal()].sum(),
 				this.rejected[RejectionReason.QUEUE_WAIT.ordinal()].sum(),
 				this.rejected[RejectionReason.CIRCUIT_OPEN.ordinal()].sum(),
 				this.rejected[RejectionReason.SHUTDOWN.ordinal()].sum());
+		long rejected = rejections.queueFull() + rejections.queueWait() + rejections.circuitOpen()
+				+ rejections.shutdown();
 		long abandoned = this.abandoned.sum();
 		long timedOut = this.timedOut.sum();
-		long submitted = workers[WorkerTotals.SUBMITTED] + liveSubmits();
-		return new Totals(submitted, workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED],
-				rejections.queueFull() + rejections.queueWait() + rejections.circuitOpen() + rejections.shutdown(),
-				abandoned, workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
+		long[] workers = workerSums();
+		IntSupplier queued = this.queued;
+		long submitted = (queued != null) ? submittedByOutcome(workers, rejected, abandoned, queued)
+				: workers[WorkerTotals.SUBMITTED] + liveSubmits();
+		return new Totals(submitted, workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED], rejected, abandoned,
+				workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
 				workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],
 				workers[WorkerTotals.SAMPLED_CPU_NANOS], rejections, timedOut);
+	}
+
+	/**
+	 * Return the submits of a pool that takes them from its tasks' outcomes: the tasks
+	 * started (read after every end and refusal), then those still queued (read last: a
+	 * task leaves the queue before it starts or is counted as refused or abandoned), with
+	 * the refused and abandoned ones read before. A task moving during the read may be
+	 * missed, never counted twice, so the most such a read gave is kept; the ends,
+	 * refusals and abandoned tasks bound it from below too, so that a pool whose subclass
+	 * skips {@code beforeExecute} still adds up once idle. Called holding this object's
+	 * lock.
+	 */
+	private long submittedByOutcome(long[] workers, long rejected, long abandoned, IntSupplier queued) {
+		long started = workers[WorkerTotals.STARTED] + live(WorkerTotals.STARTED);
+		long inQueue = Math.max(0, queued.getAsInt());
+		long outcomes = workers[WorkerTotals.COMPLETED] + workers[WorkerTotals.FAILED] + rejected + abandoned;
+		long submitted = Math.max(started + rejected + abandoned + inQueue, outcomes);
+		this.submittedByOutcome = Math.max(this.submittedByOutcome, submitted);
+		return this.submittedByOutcome;
 	}
 
 	/**

@@ -40,7 +40,15 @@ final class WorkerTotals {
 	 */
 	static final int SUBMITTED = 7;
 
-	static final int FIELDS = 8;
+	/**
+	 * Tasks the thread started for the pool, less those refused after they started: the
+	 * count a pool that takes its arrivals from its tasks' outcomes reads in place of the
+	 * submits (see {@link TaskTotals#countArrivalsByOutcome}), read after every end, as
+	 * {@link #SUBMITTED} is.
+	 */
+	static final int STARTED = 8;
+
+	static final int FIELDS = 9;
 
 	/**
 	 * A cache line of padding on each side, so that two workers' totals never share one.
