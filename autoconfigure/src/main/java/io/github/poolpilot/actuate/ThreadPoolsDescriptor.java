@@ -1,34 +1,15 @@
 package io.github.poolpilot.actuate;
 
-import io.github.poolpilot.measure.PoolSnapshot.Lateness;
-import io.github.poolpilot.measure.ScheduledRuns;
-
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import org.jspecify.annotations.Nullable;
-
-import io.github.poolpilot.budget.ThreadBudget;
-import io.github.poolpilot.budget.ThreadBudget.Loan;
-import io.github.poolpilot.cluster.ClusterStatus;
-import io.github.poolpilot.measure.PoolSnapshot;
-import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
-import io.github.poolpilot.measure.PoolSnapshot.Rejections;
-import io.github.poolpilot.measure.PoolSnapshot.Sizes;
-import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.pool.ManagedPool;
-import io.github.poolpilot.pool.Restarts;
-import io.github.poolpilot.pool.Settling;
-import io.github.poolpilot.tuning.Decision;
-import io.github.poolpilot.tuning.TuningState;
 
 /**
  * What {@code GET /actuator/threadpools} answers: all managed pools and the budget they
  * share. These types are the endpoint's JSON, field for field, apart from the core's
- * records they are made from.
+ * records they are made from ({@link PoolDescriptions} makes them).
  *
  * @param budget the budget
  * @param pools each pool by name
@@ -47,11 +28,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 */
 	public record BudgetDescriptor(int maxThreads, int allocatedThreads, int liveThreads, int lendableThreads) {
 
-		static BudgetDescriptor of(ThreadBudget budget) {
-			return new BudgetDescriptor(budget.maxThreads(), budget.allocatedThreads(), budget.liveThreads(),
-					budget.lendableThreads());
-		}
-
 	}
 
 	/**
@@ -62,10 +38,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param toMaxPoolSize its maximum size after
 	 */
 	public record LoanDescriptor(String pool, int fromMaxPoolSize, int toMaxPoolSize) {
-
-		static List<LoanDescriptor> of(List<Loan> loans) {
-			return loans.stream().map((loan) -> new LoanDescriptor(loan.lender(), loan.from(), loan.to())).toList();
-		}
 
 	}
 
@@ -113,28 +85,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RestartsDescriptor restarts,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String queueAt) {
 
-		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster) {
-			return of(pool, tuning, cluster, List.of());
-		}
-
-		static PoolDescriptor of(ManagedPool pool, TuningState tuning, @Nullable ClusterStatus cluster,
-				List<Loan> loans) {
-			Sizes sizes = pool.sizes();
-			TaskCounts counts = pool.getRecorder().taskCounts();
-			PoolSnapshot snapshot = pool.lastSnapshot();
-			Decision decision = tuning.getLastDecision();
-			return new PoolDescriptor(sizes.corePoolSize(), sizes.maxPoolSize(), sizes.poolSize(), sizes.activeCount(),
-					sizes.queueSize(), sizes.queueCapacity(), counts.submitted(), counts.completed(), counts.failed(),
-					counts.rejected(), RejectionsDescriptor.of(counts.rejections()), counts.abandoned(),
-					counts.timedOut(), sizes.minThreads(), sizes.maxThreads(), pool.getWeight(),
-					new TuningDescriptor(tuning.getMode().value(), sizes.maxPoolSize(),
-							(decision != null) ? decision.reason() : null, tuning.isLimited()),
-					(snapshot != null) ? LittlesLawDescriptor.of(snapshot) : null,
-					(cluster != null) ? ClusterDescriptor.of(cluster) : null, pool.getBudget().lendableThreads(pool),
-					LoanDescriptor.of(loans), LatenessDescriptor.of(pool), RestartsDescriptor.of(pool),
-					pool.getExecutor().isQueueAtBroker() ? "broker" : null);
-		}
-
 	}
 
 	/**
@@ -151,17 +101,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 */
 	public record RestartsDescriptor(long count, long lastCostMs, long settlingMs,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String failure) {
-
-		static @Nullable RestartsDescriptor of(ManagedPool pool) {
-			Restarts restarts = pool.getExecutor().restarts();
-			if (restarts == null) {
-				return null;
-			}
-			Duration cost = restarts.lastCost();
-			Settling settling = restarts.settling();
-			return new RestartsDescriptor(restarts.count(), (cost != null) ? cost.toMillis() : -1,
-					(settling != null) ? settling.remaining().toMillis() : 0, restarts.failure());
-		}
 
 	}
 
@@ -182,20 +121,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	public record LatenessDescriptor(double meanMs, double p99Ms, double maxMs, long runs, long busyLateRuns,
 			double meanBusyLatenessMs, long overrunRuns, long skippedRuns) {
 
-		static @Nullable LatenessDescriptor of(ManagedPool pool) {
-			ScheduledRuns runs = pool.getRecorder().scheduledRuns();
-			if (runs == null) {
-				return null;
-			}
-			PoolSnapshot snapshot = pool.lastSnapshot();
-			Lateness lateness = (snapshot != null) ? snapshot.lateness() : null;
-			if (lateness == null) {
-				return new LatenessDescriptor(0, 0, 0, 0, 0, 0, runs.overruns(), runs.skipped());
-			}
-			return new LatenessDescriptor(lateness.meanMs(), lateness.p99Ms(), lateness.maxMs(), lateness.runs(),
-					lateness.busyLateRuns(), lateness.meanBusyLatenessMs(), runs.overruns(), runs.skipped());
-		}
-
 	}
 
 	/**
@@ -212,16 +137,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 */
 	public record ClusterDescriptor(int limit, int lease, long leaseAgeMs, String state, boolean fallback,
 			List<InstanceDescriptor> instances) {
-
-		static ClusterDescriptor of(ClusterStatus status) {
-			return new ClusterDescriptor(status.limit(), status.lease(), status.leaseAgeMs(), status.state().value(),
-					status.fallback(),
-					status.instances()
-						.stream()
-						.map((instance) -> new InstanceDescriptor(instance.id(), instance.demand(), instance.lease(),
-								instance.self()))
-						.toList());
-		}
 
 	}
 
@@ -246,11 +161,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 	 * @param shutdown the pool was shutting down
 	 */
 	public record RejectionsDescriptor(long queueFull, long queueWait, long circuitOpen, long shutdown) {
-
-		static RejectionsDescriptor of(Rejections rejections) {
-			return new RejectionsDescriptor(rejections.queueFull(), rejections.queueWait(), rejections.circuitOpen(),
-					rejections.shutdown());
-		}
 
 	}
 
@@ -296,16 +206,6 @@ public record ThreadPoolsDescriptor(BudgetDescriptor budget, Map<String, PoolDes
 			double p99ResponseTimeMs, long percentileSampleSize, double estimatedConcurrency, double busyThreads,
 			double deadTimeRatio, double concurrencyPerCpu, @Nullable Double waitComputeRatio,
 			@Nullable Integer recommendedThreads) {
-
-		static LittlesLawDescriptor of(PoolSnapshot snapshot) {
-			LittlesLaw law = snapshot.littlesLaw();
-			return new LittlesLawDescriptor(law.arrivalRate(), law.throughput(), law.meanServiceTimeMs(),
-					law.meanQueueWaitMs(), law.meanResponseTimeMs(), snapshot.responseTime().p50Ms(),
-					snapshot.responseTime().p90Ms(), law.p99ResponseTimeMs(), snapshot.responseTime().samples(),
-					law.estimatedConcurrency(),
-					Math.min(law.busyThreads(), Math.max(snapshot.sizes().maxPoolSize(), snapshot.sizes().poolSize())),
-					law.deadTimeRatio(), law.concurrencyPerCpu(), law.waitComputeRatio(), law.recommendedThreads());
-		}
 
 	}
 

@@ -10,7 +10,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.actuate.ThreadPoolsDescriptor.BudgetDescriptor;
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.cluster.ClusterStatus;
@@ -84,7 +83,7 @@ public class ThreadPoolsEndpoint {
 	public ThreadPoolsDescriptor threadPools() {
 		Map<String, PoolDescriptor> pools = new LinkedHashMap<>();
 		this.registry.pools().forEach((pool) -> pools.put(pool.getName(), describe(pool)));
-		return new ThreadPoolsDescriptor(BudgetDescriptor.of(this.registry.budget()), pools);
+		return new ThreadPoolsDescriptor(PoolDescriptions.budget(this.registry.budget()), pools);
 	}
 
 	@ReadOperation
@@ -150,7 +149,7 @@ public class ThreadPoolsEndpoint {
 			this.events.publishEvent(PoolChangeAudit.event(principal, name, fromCore, fromMax, core, max, newMode,
 					"manual change through the threadpools endpoint"));
 		});
-		return PoolDescriptor.of(pool, this.tuner.state(name), this.clusters.apply(name), loans);
+		return PoolDescriptions.pool(pool, this.tuner.state(name), this.clusters.apply(name), loans);
 	}
 
 	private TuningMode parseMode(String tuning) {
@@ -173,7 +172,7 @@ public class ThreadPoolsEndpoint {
 	}
 
 	private PoolDescriptor describe(ManagedPool pool) {
-		return PoolDescriptor.of(pool, this.tuner.state(pool.getName()), this.clusters.apply(pool.getName()));
+		return PoolDescriptions.pool(pool, this.tuner.state(pool.getName()), this.clusters.apply(pool.getName()));
 	}
 
 }

@@ -17,24 +17,24 @@ import io.github.poolpilot.pool.Restarts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ThreadPoolsDescriptor}.
+ * Tests for {@link PoolDescriptions}.
  *
  * @author poolpilot authors
  */
-class ThreadPoolsDescriptorTests {
+class PoolDescriptionsTests {
 
 	@Test
 	void busyThreadsAreNeverMoreThanThePoolsThreads() {
 		// 30 tasks of 200 ms ended in a 2-second window of a 2-thread pool: X·S = 3.0,
 		// the third thread's worth having been spent in the window before.
-		LittlesLawDescriptor law = LittlesLawDescriptor.of(snapshot(2, 3.0));
+		LittlesLawDescriptor law = PoolDescriptions.littlesLaw(snapshot(2, 3.0));
 		assertThat(law.busyThreads()).isEqualTo(2.0);
-		assertThat(LittlesLawDescriptor.of(snapshot(4, 3.0)).busyThreads()).isEqualTo(3.0);
+		assertThat(PoolDescriptions.littlesLaw(snapshot(4, 3.0)).busyThreads()).isEqualTo(3.0);
 	}
 
 	@Test
 	void theMedianAndThe90thPercentileStandBesideThe99th() {
-		LittlesLawDescriptor law = LittlesLawDescriptor.of(snapshot(2, 1.0));
+		LittlesLawDescriptor law = PoolDescriptions.littlesLaw(snapshot(2, 1.0));
 		assertThat(law.p50ResponseTimeMs()).isEqualTo(180.0);
 		assertThat(law.p90ResponseTimeMs()).isEqualTo(240.0);
 		assertThat(law.p99ResponseTimeMs()).isEqualTo(260.0);
@@ -42,20 +42,20 @@ class ThreadPoolsDescriptorTests {
 
 	@Test
 	void thePercentilesSayHowManyTimedTasksTheyRestOn() {
-		assertThat(LittlesLawDescriptor.of(snapshot(2, 1.0)).percentileSampleSize()).isEqualTo(1000);
+		assertThat(PoolDescriptions.littlesLaw(snapshot(2, 1.0)).percentileSampleSize()).isEqualTo(1000);
 	}
 
 	@Test
 	void aRestartThatCouldNotStartTheConsumersIsShownUntilOneWorks() {
 		String failure = "Could not start listener 'orders' with 3 consumers (3 tries, the last: refused), nor "
 				+ "with its 1 consumers again (refused): it is stopped";
-		RestartsDescriptor failed = RestartsDescriptor
-			.of(RestartingPool.of(new Restarts(2, Duration.ofMillis(840), null, failure)));
+		RestartsDescriptor failed = PoolDescriptions
+			.restarts(RestartingPool.of(new Restarts(2, Duration.ofMillis(840), null, failure)));
 		assertThat(failed).isEqualTo(new RestartsDescriptor(2, 840, 0, failure));
 		JsonMapper json = JsonMapper.builder().build();
 		assertThat(json.writeValueAsString(failed)).contains("\"failure\":\"Could not start listener 'orders'");
-		RestartsDescriptor worked = RestartsDescriptor
-			.of(RestartingPool.of(new Restarts(3, Duration.ofMillis(500), null)));
+		RestartsDescriptor worked = PoolDescriptions
+			.restarts(RestartingPool.of(new Restarts(3, Duration.ofMillis(500), null)));
 		assertThat(worked).isEqualTo(new RestartsDescriptor(3, 500, 0, null));
 		assertThat(json.writeValueAsString(worked)).doesNotContain("failure");
 	}
