@@ -235,6 +235,16 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool changed size as often as its budget of changes a minute allows, and
+		 * the change a rule asked for can wait ({@link ChangeBudget}).
+		 *
+		 * @param changes the changes in the last minute
+		 * @param remaining how long until the budget allows one again
+		 */
+		record ChangesSpent(int changes, Duration remaining) implements Cause {
+		}
+
+		/**
 		 * The pool is saturated at its max-threads.
 		 *
 		 * @param maxThreads its max-threads

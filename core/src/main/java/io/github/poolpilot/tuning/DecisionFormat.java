@@ -15,6 +15,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Lent;
 import io.github.poolpilot.tuning.Decision.Cause.Repaid;
 import io.github.poolpilot.tuning.Decision.Cause.Settling;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
+import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
@@ -115,6 +116,10 @@ public final class DecisionFormat {
 							+ seconds(settling.remaining()) + " s"
 					: "settling while a resize restarts its workers, next change in at least "
 							+ seconds(settling.remaining()) + " s";
+		}
+		if (cause instanceof ChangesSpent spent) {
+			return spent.changes() + " size changes in the last " + ChangeBudget.PERIOD_SECONDS + " s, next change in "
+					+ seconds(spent.remaining()) + " s";
 		}
 		if (cause instanceof AtMaxThreads atMax) {
 			return "saturated at max-threads " + atMax.maxThreads();

@@ -9,6 +9,7 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
+import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
@@ -51,7 +52,14 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * the pool shrinks in one step to the most the model needed in those windows. Short lulls
  * do not shrink it, so bursty load does not make the size swing; until then the idle
  * threads are the first the budget takes when another pool needs them
- * ({@link Decision#needed()}).
+ * ({@link Decision#needed()}). A window in which the pool refused work is no surplus.
+ * <p>
+ * <b>Changes.</b> A pool that changed size {@value ChangeBudget#CHANGES} times in the
+ * last minute has spent its budget of changes ({@link ChangeBudget}): the changes that
+ * can wait (a cut, a probe down, a shrink for surplus, staffing, growth while the pool
+ * refuses nothing) wait until the oldest of them is a minute old. Growth that meets
+ * refusals, a surge, a cut of a pool beyond the half above a knee seen and the judgment
+ * of a change already made (a revert, a restore) do not wait.
  *
  * @author poolpilot authors
  */
@@ -116,6 +124,8 @@ public final class PoolController {
 
 	private final Knee knee;
 
+	private final ChangeBudget changes;
+
 	/**
 	 * Saturated windows in a row that held the pool's size.
 	 */
@@ -168,6 +178,7 @@ public final class PoolController {
 	public PoolController(NanoClock clock) {
 		this.probes = new DownProbe(clock, this.throughputNoise);
 		this.knee = new Knee(clock);
+		this.changes = new ChangeBudget(clock);
 		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
 	}
 
@@ -266,7 +277,16 @@ public final class PoolController {
 			this.surplus.reset();
 			return staffed;
 		}
-		return this.surplus.shrinkOrHold(window, kept);
+		Decision surplus = this.surplus.shrinkOrHold(window, kept);
+		return (surplus.changed() && this.changes.spent()) ? spent(window, kept) : surplus;
+	}
+
+	/**
+	 * Hold a pool that spent its budget of changes ({@link ChangeBudget}).
+	 */
+	private Decision spent(ClosedWindow window, @Nullable KeptStep kept) {
+		return Decision.hold(window.size, new ChangesSpent(this.changes.recent(), this.changes.remaining()), kept,
+				true);
 	}
 
 	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {
@@ -281,8 +301,9 @@ public final class PoolController {
 			// window probes down only when its threads were seen to wait elsewhere (a
 			// step
 			// whose service time rose with it, a cut that relieved, a probe that held):
-			// fewer threads would refuse more otherwise.
-			boolean due = (probing || this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE)
+			// fewer threads would refuse more otherwise. A new chain waits while the
+			// pool's budget of changes is spent; one under way goes on to the knee.
+			boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
 					&& (window.refused == 0 || this.steps.wastedRest());
 			Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 			return (probe != null) ? probe : held;
@@ -292,6 +313,10 @@ public final class PoolController {
 		int most = Math.max(Math.min((int) Math.ceil(size * MAX_GROWTH), this.knee.cap()), surge);
 		most = this.steps.limit(size, most);
 		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
+		// Growth that meets refusals does not wait for the budget of changes.
+		if (this.changes.spent() && !window.refusing()) {
+			return spent(window, kept);
+		}
 		this.steps.take(new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
 				window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
@@ -308,7 +333,10 @@ public final class PoolController {
 			return new Decision(Action.HOLD, size, size, new AtMaxThreads(window.bounds.maxThreads()), kept, null, size,
 					true, true);
 		}
-		Decision slowdown = this.slowdown.apply(window, kept);
+		// A cut waits while the budget of changes is spent, unless the pool is beyond
+		// the half above a knee seen.
+		boolean cutWaits = this.changes.spent() && size <= this.knee.cap();
+		Decision slowdown = cutWaits ? null : this.slowdown.apply(window, kept);
 		if (slowdown != null) {
 			return slowdown;
 		}
@@ -335,7 +363,8 @@ public final class PoolController {
 	private @Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept) {
 		int size = window.size;
 		boolean waiting = window.law.meanQueueWaitMs() > WAITING * window.baseServiceMs;
-		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.steps.resting()) {
+		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.steps.resting()
+				|| this.changes.spent()) {
 			return null;
 		}
 		int target = window.bounds.clamp(Math.min(window.need, this.knee.cap()));
@@ -420,6 +449,9 @@ public final class PoolController {
 		}
 		else if (threads != this.windowSize) {
 			this.windowSize = -1;
+		}
+		if (this.appliedSize >= 0 && threads != this.appliedSize) {
+			this.changes.changed();
 		}
 		this.appliedSize = threads;
 		this.steps.applied(threads);

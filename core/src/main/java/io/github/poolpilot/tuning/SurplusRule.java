@@ -47,8 +47,9 @@ final class SurplusRule {
 		// A window in which tasks arrived and none ended says nothing of a surplus: its
 		// tasks may all be stuck, whatever the model staffs at the base service time.
 		boolean unknown = window.completions == 0 && window.law.arrivalRate() > 0;
-		this.surplusWindows = (!unknown && window.need >= 0 && window.need <= size - deadBand) ? this.surplusWindows + 1
-				: 0;
+		// Nor is a window in which the pool refused work: refusals are demand.
+		this.surplusWindows = (!unknown && window.refused == 0 && window.need >= 0 && window.need <= size - deadBand)
+				? this.surplusWindows + 1 : 0;
 		if (this.surplusWindows >= PoolController.SHRINK_WINDOWS) {
 			int peak = (int) this.needs.max();
 			int target = window.bounds.clamp(Math.max(1, peak));

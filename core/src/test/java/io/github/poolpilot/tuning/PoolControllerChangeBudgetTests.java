@@ -1,0 +1,111 @@
+package io.github.poolpilot.tuning;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
+import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
+import io.github.poolpilot.tuning.Decision.Cause.Surplus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the {@link PoolController}'s budget of changes ({@link ChangeBudget}) and for
+ * refusals, which are demand: a pool that spent its budget holds what can wait, but grows
+ * for refusals; a window that refused work is no surplus.
+ *
+ * @author poolpilot authors
+ */
+class PoolControllerChangeBudgetTests {
+
+	private static final PoolBounds BOUNDS = new PoolBounds(1, 64);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final PoolController controller = new PoolController(this.clock);
+
+	@Test
+	void aPoolThatSpentItsBudgetCutsForASlowdownOnlyOnceTheOldestChangeIsAMinuteOld() {
+		spendTheBudget(12);
+		decide(400, 400, 20, 12, 0);
+		decide(400, 400, 20, 12, 0);
+		// Three times its base service time without more throughput: a cut, which waits
+		// until the first of the eight changes, made at 1 s, is a minute old.
+		Decision held = decide(400, 200, 60, 12, 40);
+		assertThat(held.action()).isEqualTo(Action.HOLD);
+		assertThat(held.cause()).isEqualTo(new ChangesSpent(8, Duration.ofSeconds(52)));
+		this.clock.advance(Duration.ofSeconds(52));
+		Decision cut = decide(400, 200, 60, 12, 40);
+		assertThat(cut.action()).isEqualTo(Action.SHRINK);
+		assertThat(cut.cause()).isEqualTo(new Slowdown(3.0, 20.0));
+	}
+
+	@Test
+	void aPoolThatSpentItsBudgetGrowsForRefusalsOnly() {
+		spendTheBudget(12);
+		// 400/s of 50 ms offered to 12 threads serving 240/s: R = 20, the model's 29.
+		Decision held = this.controller.decide(withRefusals(window(400, 240, 50, 12, 50), 0), 12, BOUNDS, 0.2);
+		assertThat(held.action()).isEqualTo(Action.HOLD);
+		assertThat(held.cause()).isInstanceOf(ChangesSpent.class);
+		// The next window turned 80 tasks away: growth meets them at once.
+		Decision grow = this.controller.decide(withRefusals(window(400, 240, 50, 12, 50), 80), 12, BOUNDS, 0.2);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(18);
+		assertThat(grow.cause()).isEqualTo(new Queueing(12.0, 29));
+	}
+
+	@Test
+	void aWindowThatRefusedWorkIsNoSurplus() {
+		// 10/s of 100 ms: R = 1, needing 3 threads of 20; one window turns 5 tasks away.
+		long refused = 0;
+		for (int i = 1; i <= 10; i++) {
+			refused += (i == 5) ? 5 : 0;
+			Decision hold = this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2);
+			assertThat(hold.changed()).isFalse();
+		}
+		// Ten windows of surplus since the one that refused.
+		for (int i = 1; i <= 4; i++) {
+			assertThat(this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2)
+				.changed()).isFalse();
+		}
+		Decision shrink = this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2);
+		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
+		assertThat(shrink.cause()).isEqualTo(new Surplus(3, 10));
+	}
+
+	/**
+	 * Change the pool's size eight times, a second apart from 1 s to 8 s, ending at
+	 * {@code size}; the clock reads 9 s after.
+	 */
+	private void spendTheBudget(int size) {
+		for (int i = ChangeBudget.CHANGES; i >= 0; i--) {
+			this.controller.applied((i % 2 == 0) ? size : size + 1);
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+	}
+
+	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
+		return this.controller.decide(window(arrivalRate, throughput, serviceMs, size, queued), size, BOUNDS, 0.2);
+	}
+
+	private static PoolSnapshot window(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
+		return PoolControllerTests.window(arrivalRate, throughput, serviceMs, size, queued, null);
+	}
+
+	/**
+	 * The same window, the pool having turned so many tasks away since it started.
+	 */
+	private static PoolSnapshot withRefusals(PoolSnapshot window, long refusedSoFar) {
+		return new PoolSnapshot(window.pool(), window.windowSeconds(), window.sizes(),
+				new TaskCounts(0, 0, 0, refusedSoFar, 0), window.windowArrivals(), window.windowCompletions(),
+				window.queueWait(), window.serviceTime(), window.responseTime(), window.littlesLaw(), null);
+	}
+
+}
