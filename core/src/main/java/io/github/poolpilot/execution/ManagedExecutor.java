@@ -49,12 +49,15 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * queueing the task itself would need a per-task map of submit times, which costs every
  * task more than the wrapper does. A subclass that overrides {@code beforeExecute} or
  * {@code afterExecute} must call this one: the first counts each task as it starts, the
- * second the end of the tasks run without a wrapper.
+ * second the failures of the tasks run without a wrapper.
  * <p>
  * A submit is not counted as such: each task is refused, queued or started on a thread,
  * and the pool's submits are the sum of those
  * ({@link PoolRecorder#countArrivalsByOutcome}), so that {@code execute} costs no count
- * beside {@code ThreadPoolExecutor}'s own work.
+ * beside {@code ThreadPoolExecutor}'s own work. Nor is a task's end, unless it failed:
+ * {@code ThreadPoolExecutor} counts the tasks its threads ran, and those that did not
+ * fail nor were refused after they started completed
+ * ({@link PoolRecorder#countEndsByPool}).
  *
  * @author poolpilot authors
  */
@@ -78,9 +81,11 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 		this.queueCapacity = builder.queueCapacity;
 		this.path = new TaskPath(builder.recorder, builder.taskDecorator);
 		// Every task is refused, queued or handed to a thread that starts it: its submit
-		// costs no count of its own.
+		// costs no count of its own. Every task that starts ends in the executor's own
+		// count of the tasks its threads ran: only failures are counted at the end.
 		BlockingQueue<Runnable> queue = getQueue();
 		builder.recorder.countArrivalsByOutcome(queue::size);
+		builder.recorder.countEndsByPool(this::getCompletedTaskCount);
 		this.pool = new ManagedPool(builder.name, this, new SizeControl() {
 
 			@Override
@@ -229,7 +234,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 
 	@Override
 	protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
-		this.path.finished(task, thrown);
+		this.path.finishedCountingFailures(task, thrown);
 	}
 
 	/**

@@ -146,6 +146,18 @@ final class TaskPath {
 	}
 
 	/**
+	 * Count the end of a task that ran without a wrapper if it failed, for a pool that
+	 * counts the tasks its threads ran itself.
+	 * @param task the task as it ran
+	 * @param thrown what it threw, if anything
+	 */
+	void finishedCountingFailures(Runnable task, @Nullable Throwable thrown) {
+		if (!(task instanceof TimedTask) && (thrown != null || TaskOutcome.failedFuture(task))) {
+			this.recorder.untimedTaskFailed();
+		}
+	}
+
+	/**
 	 * Count a queued task that was taken out of the queue and will not run.
 	 * @param queued the task as queued
 	 */

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.function.IntSupplier;
 import java.util.function.IntUnaryOperator;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -119,6 +120,20 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Take the pool's completed tasks from its own count of the tasks its threads ran (a
+	 * {@code ThreadPoolExecutor}'s {@code getCompletedTaskCount()}), less those that
+	 * failed or were refused after they started: the end of a task that is not timed is
+	 * then counted only when it fails ({@link #untimedTaskFailed}). For a pool whose
+	 * submits are its tasks' outcomes ({@link #countArrivalsByOutcome}), whose every task
+	 * that starts ends in that count. Its completed tasks are exact once it is idle, and
+	 * never read above what completed; a read may miss a task completing at that moment.
+	 * @param ran the tasks the pool's threads ran, whatever their outcome
+	 */
+	public void countEndsByPool(LongSupplier ran) {
+		this.totals.countEndsByPool(ran);
+	}
+
+	/**
 	 * Count a task that starts now, on the thread that runs it, for a pool that takes its
 	 * submits from its tasks' outcomes ({@link #countArrivalsByOutcome}).
 	 */
@@ -218,6 +233,14 @@ public final class PoolRecorder {
 	 */
 	public void untimedTaskFinished(boolean failed) {
 		this.totals.current().add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
+	}
+
+	/**
+	 * Count the end of a task that was not timed and failed, for a pool that counts the
+	 * others itself ({@link #countEndsByPool}).
+	 */
+	public void untimedTaskFailed() {
+		this.totals.current().add(WorkerTotals.FAILED, 1);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +36,10 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
  * each, as a {@code ThreadPoolExecutor} does, counts no submit at all
  * ({@link #countArrivalsByOutcome}): a task offered to it is refused, abandoned, still
  * queued, or started, and each of these is counted where it happens anyway (the start on
- * the worker's own totals, beside its end). Its submits are then the sum of the four,
- * read in the order in which a task moves through them.
+ * the worker's own totals). Its submits are then the sum of the four, read in the order
+ * in which a task moves through them. Such a pool may count its ends too
+ * ({@link #countEndsByPool}): a task that ran completed unless it failed or was refused
+ * after it started, which are counted on the thread.
  *
  * @author poolpilot authors
  */
@@ -84,6 +87,17 @@ final class TaskTotals {
 	 * it ever gave is what it reports.
 	 */
 	private long submittedByOutcome;
+
+	/**
+	 * The tasks the threads of a pool that counts its tasks' ends itself took and are
+	 * done with, whatever became of them, or {@code null} while each end is counted.
+	 */
+	private volatile @Nullable LongSupplier ran;
+
+	/**
+	 * The most completed tasks a read of such a pool gave, guarded by this.
+	 */
+	private long completedByPool;
 
 	/**
 	 * Count a submit.
@@ -165,7 +179,9 @@ final class TaskTotals {
 	 * @param reason why
 	 */
 	void refusedAfterStart(RejectionReason reason) {
-		current().add(WorkerTotals.STARTED, -1);
+		WorkerTotals totals = current();
+		totals.add(WorkerTotals.STARTED, -1);
+		totals.add(WorkerTotals.REFUSED_AFTER_START, 1);
 		rejected(reason);
 	}
 
@@ -179,6 +195,19 @@ final class TaskTotals {
 	 */
 	void countArrivalsByOutcome(IntSupplier queued) {
 		this.queued = queued;
+	}
+
+	/**
+	 * Take the pool's completed tasks from its own count of the tasks its threads ran,
+	 * less those that failed or were refused after they started: a task's end is then
+	 * counted only when it fails. Reads take that count before every thread's totals, as
+	 * a thread counts a task's failure or refusal before the pool counts it as run, so a
+	 * read may miss a task that completed at that moment, never count a failed one as
+	 * completed; the most such a read gave is kept.
+	 * @param ran the tasks the pool's threads ran, whatever their outcome
+	 */
+	void countEndsByPool(LongSupplier ran) {
+		this.ran = ran;
 	}
 
 	/**
@@ -353,7 +382,14 @@ final class TaskTotals {
 				+ rejections.shutdown();
 		long abandoned = this.abandoned.sum();
 		long timedOut = this.timedOut.sum();
+		LongSupplier ran = this.ran;
+		long ranByPool = (ran != null) ? ran.getAsLong() : 0;
 		long[] workers = workerSums();
+		if (ran != null) {
+			long completed = ranByPool - workers[WorkerTotals.FAILED] - workers[WorkerTotals.REFUSED_AFTER_START];
+			this.completedByPool = Math.max(this.completedByPool, completed);
+			workers[WorkerTotals.COMPLETED] = this.completedByPool;
+		}
 		IntSupplier queued = this.queued;
 		long submitted = (queued != null) ? submittedByOutcome(workers, rejected, abandoned, queued)
 				: workers[WorkerTotals.SUBMITTED] + liveSubmits();

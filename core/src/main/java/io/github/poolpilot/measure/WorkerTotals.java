@@ -48,7 +48,14 @@ final class WorkerTotals {
 	 */
 	static final int STARTED = 8;
 
-	static final int FIELDS = 9;
+	/**
+	 * Tasks the thread refused after it started them, for a pool that counts its tasks'
+	 * ends itself (see {@link TaskTotals#countEndsByPool}): they ran through its loop but
+	 * did not end.
+	 */
+	static final int REFUSED_AFTER_START = 9;
+
+	static final int FIELDS = 10;
 
 	/**
 	 * A cache line of padding on each side, so that two workers' totals never share one.
