@@ -21,7 +21,9 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * {@value #THROUGHPUT} of the fixed pool's.</li>
  * <li><b>Knee</b>: where a downstream is the limit, once the pool was within its knee +
  * 50 % (or from second {@value #KNEE_BY}), never above it for more than
- * {@value #WINDOWS_ABOVE_KNEE} windows in a row.</li>
+ * {@value #WINDOWS_ABOVE_KNEE} windows in a row. Where the pool's min-threads lies above
+ * the knee + 50 %, min-threads is the limit: the user's floor, which no tuner may
+ * cut.</li>
  * <li><b>Changes</b>: from second {@value #FROM}, at most {@value #CHANGES_A_MINUTE} size
  * changes in any minute.</li>
  * </ul>
@@ -69,7 +71,7 @@ final class FamilyInvariants {
 		}
 		double knee = family.knee();
 		if (knee > 0) {
-			int limit = kneeLimit(knee);
+			int limit = Math.max(kneeLimit(knee), family.bounds().minThreads());
 			int longest = longestAbove(tuned, limit);
 			if (longest > WINDOWS_ABOVE_KNEE) {
 				broken.add(String.format("above the knee + 50 %% (%d threads, knee %.1f) for %d windows in a row",
