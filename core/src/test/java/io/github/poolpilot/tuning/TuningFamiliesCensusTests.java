@@ -1,0 +1,57 @@
+package io.github.poolpilot.tuning;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import io.github.poolpilot.tuning.PoolSimulator.Sample;
+
+/**
+ * A census of the simulator's families: every draw's broken invariants, one line a draw,
+ * and the counts by invariant for draws 1-200 and the rest, written to
+ * {@code target/families-census.txt}. Runs only when asked,
+ * {@code -Dpoolpilot-tests.census=600} for draws 1 to 600.
+ *
+ * @author poolpilot authors
+ */
+@EnabledIfSystemProperty(named = "poolpilot-tests.census", matches = "\\d+")
+class TuningFamiliesCensusTests {
+
+	private static final String[] INVARIANTS = { "refused", "served", "above the knee", "size changes" };
+
+	@Test
+	void census() throws IOException {
+		int draws = Integer.getInteger("poolpilot-tests.census");
+		List<String> lines = new ArrayList<>();
+		Map<String, int[]> counts = new TreeMap<>();
+		int[] failing = new int[2];
+		for (long seed = 1; seed <= draws; seed++) {
+			TuningFamily family = TuningFamily.draw(seed);
+			List<Sample> tuned = family.tuned().run(family.seconds()).only();
+			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
+			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
+			int range = (seed <= 200) ? 0 : 1;
+			if (!broken.isEmpty()) {
+				failing[range]++;
+				lines.add("seed " + seed + ": " + String.join("; ", broken));
+			}
+			for (String invariant : INVARIANTS) {
+				if (broken.stream().anyMatch((line) -> line.startsWith(invariant) || line.contains(" " + invariant))) {
+					counts.computeIfAbsent(invariant, (key) -> new int[2])[range]++;
+				}
+			}
+		}
+		lines.add(String.format("failing: %d of 1-200, %d of 201-%d", failing[0], failing[1], draws));
+		counts.forEach((invariant, count) -> lines
+			.add(String.format("%s: %d of 1-200, %d of 201-%d", invariant, count[0], count[1], draws)));
+		Files.write(Path.of("target", "families-census.txt"), lines);
+	}
+
+}
