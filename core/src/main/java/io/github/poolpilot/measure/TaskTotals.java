@@ -75,29 +75,7 @@ final class TaskTotals {
 	 */
 	private final long[] endedWorkers = new long[WorkerTotals.FIELDS];
 
-	/**
-	 * The tasks in the queue of a pool whose submits are its tasks' outcomes, or
-	 * {@code null} while submits are counted.
-	 */
-	private volatile @Nullable IntSupplier queued;
-
-	/**
-	 * The most submits a read of outcomes gave, guarded by this: such a read may miss a
-	 * task moving between two of the counts it sums, never count one twice, so the most
-	 * it ever gave is what it reports.
-	 */
-	private long submittedByOutcome;
-
-	/**
-	 * The tasks the threads of a pool that counts its tasks' ends itself took and are
-	 * done with, whatever became of them, or {@code null} while each end is counted.
-	 */
-	private volatile @Nullable LongSupplier ran;
-
-	/**
-	 * The most completed tasks a read of such a pool gave, guarded by this.
-	 */
-	private long completedByPool;
+	private final PoolCounts byPool = new PoolCounts();
 
 	/**
 	 * Count a submit.
@@ -194,7 +172,7 @@ final class TaskTotals {
 	 * @param queued the tasks in the pool's queue now
 	 */
 	void countArrivalsByOutcome(IntSupplier queued) {
-		this.queued = queued;
+		this.byPool.arrivalsByOutcome(queued);
 	}
 
 	/**
@@ -207,7 +185,7 @@ final class TaskTotals {
 	 * @param ran the tasks the pool's threads ran, whatever their outcome
 	 */
 	void countEndsByPool(LongSupplier ran) {
-		this.ran = ran;
+		this.byPool.endsByPool(ran);
 	}
 
 	/**
@@ -215,7 +193,7 @@ final class TaskTotals {
 	 * @return the queue's length, or {@code null} while submits are counted
 	 */
 	@Nullable IntSupplier queued() {
-		return this.queued;
+		return this.byPool.queued();
 	}
 
 	void timedOut() {
@@ -368,12 +346,11 @@ final class TaskTotals {
 	 * @return the cumulative totals now
 	 */
 	synchronized Totals read() {
-		// Refusals, abandoned tasks and ends are read before submits so that a task
-		// racing
-		// the read is never counted as finished, refused or abandoned without having been
-		// submitted; refusals before starts, so that a task refused after it started,
-		// which
-		// takes its start back first, is never read twice.
+		// Refusals, abandoned tasks and ends are read before submits and starts, so that
+		// a task racing the read is never counted as finished, refused or abandoned
+		// without having been submitted; refusals before starts, so that a task refused
+		// after it started, which takes its start back first, is never read twice; the
+		// tasks a pool ran before the threads' failures (see PoolCounts).
 		Rejections rejections = new Rejections(this.rejected[RejectionReason.QUEUE_FULL.ordinal()].sum(),
 				this.rejected[RejectionReason.QUEUE_WAIT.ordinal()].sum(),
 				this.rejected[RejectionReason.CIRCUIT_OPEN.ordinal()].sum(),
@@ -382,40 +359,26 @@ final class TaskTotals {
 				+ rejections.shutdown();
 		long abandoned = this.abandoned.sum();
 		long timedOut = this.timedOut.sum();
-		LongSupplier ran = this.ran;
-		long ranByPool = (ran != null) ? ran.getAsLong() : 0;
+		long ran = this.byPool.ran();
 		long[] workers = workerSums();
-		if (ran != null) {
-			long completed = ranByPool - workers[WorkerTotals.FAILED] - workers[WorkerTotals.REFUSED_AFTER_START];
-			this.completedByPool = Math.max(this.completedByPool, completed);
-			workers[WorkerTotals.COMPLETED] = this.completedByPool;
+		if (ran >= 0) {
+			workers[WorkerTotals.COMPLETED] = this.byPool.completed(ran, workers[WorkerTotals.FAILED],
+					workers[WorkerTotals.REFUSED_AFTER_START]);
 		}
-		IntSupplier queued = this.queued;
-		long submitted = (queued != null) ? submittedByOutcome(workers, rejected, abandoned, queued)
-				: workers[WorkerTotals.SUBMITTED] + liveSubmits();
+		IntSupplier queued = this.byPool.queued();
+		long submitted;
+		if (queued != null) {
+			long started = workers[WorkerTotals.STARTED] + live(WorkerTotals.STARTED);
+			long outcomes = workers[WorkerTotals.COMPLETED] + workers[WorkerTotals.FAILED] + rejected + abandoned;
+			submitted = this.byPool.submitted(queued, started, rejected, abandoned, outcomes);
+		}
+		else {
+			submitted = workers[WorkerTotals.SUBMITTED] + liveSubmits();
+		}
 		return new Totals(submitted, workers[WorkerTotals.COMPLETED], workers[WorkerTotals.FAILED], rejected, abandoned,
 				workers[WorkerTotals.TIMED], workers[WorkerTotals.QUEUE_WAIT_NANOS],
 				workers[WorkerTotals.SERVICE_NANOS], workers[WorkerTotals.SAMPLED_SERVICE_NANOS],
 				workers[WorkerTotals.SAMPLED_CPU_NANOS], rejections, timedOut);
-	}
-
-	/**
-	 * Return the submits of a pool that takes them from its tasks' outcomes: the tasks
-	 * started (read after every end and refusal), then those still queued (read last: a
-	 * task leaves the queue before it starts or is counted as refused or abandoned), with
-	 * the refused and abandoned ones read before. A task moving during the read may be
-	 * missed, never counted twice, so the most such a read gave is kept; the ends,
-	 * refusals and abandoned tasks bound it from below too, so that a pool whose subclass
-	 * skips {@code beforeExecute} still adds up once idle. Called holding this object's
-	 * lock.
-	 */
-	private long submittedByOutcome(long[] workers, long rejected, long abandoned, IntSupplier queued) {
-		long started = workers[WorkerTotals.STARTED] + live(WorkerTotals.STARTED);
-		long inQueue = Math.max(0, queued.getAsInt());
-		long outcomes = workers[WorkerTotals.COMPLETED] + workers[WorkerTotals.FAILED] + rejected + abandoned;
-		long submitted = Math.max(started + rejected + abandoned + inQueue, outcomes);
-		this.submittedByOutcome = Math.max(this.submittedByOutcome, submitted);
-		return this.submittedByOutcome;
 	}
 
 	/**
