@@ -96,6 +96,11 @@ final class TimedTask implements Runnable, Future<Object> {
 			if (state == REJECTED) {
 				this.task.run();
 			}
+			else {
+				// Abandoned while queued, counted then: a pool that counted its start
+				// takes it back, so that it is neither submitted twice nor completed.
+				this.recorder.abandonedTaskStarted();
+			}
 			return;
 		}
 		PoolRecorder recorder = this.recorder;

@@ -68,10 +68,11 @@ final class PoolCounts {
 	 * Return the completed tasks, the most any read gave.
 	 * @param ran the tasks the pool ran, read first
 	 * @param failed the failed tasks, read after
-	 * @param refusedAfterStart the tasks refused after they started, read after
+	 * @param notRunAfterStart the tasks that did not run after they started (refused
+	 * then, or abandoned before), read after
 	 */
-	long completed(long ran, long failed, long refusedAfterStart) {
-		this.completed = Math.max(this.completed, ran - failed - refusedAfterStart);
+	long completed(long ran, long failed, long notRunAfterStart) {
+		this.completed = Math.max(this.completed, ran - failed - notRunAfterStart);
 		return this.completed;
 	}
 

@@ -213,6 +213,15 @@ public final class PoolRecorder {
 	}
 
 	/**
+	 * Count a task that was abandoned while queued (counted then, by
+	 * {@link #tasksAbandoned}) and that a thread took and started all the same: it will
+	 * not run, and is no longer counted as started ({@link #taskStarted}).
+	 */
+	public void abandonedTaskStarted() {
+		this.totals.notRunAfterStart();
+	}
+
+	/**
 	 * Count a task interrupted for running longer than the pool's timeout.
 	 */
 	public void taskTimedOut() {

@@ -157,10 +157,19 @@ final class TaskTotals {
 	 * @param reason why
 	 */
 	void refusedAfterStart(RejectionReason reason) {
+		notRunAfterStart();
+		rejected(reason);
+	}
+
+	/**
+	 * Count a task the current thread started but will not run, being refused or already
+	 * abandoned: no longer started, and not to be read as completed by a pool that counts
+	 * its tasks' ends itself.
+	 */
+	void notRunAfterStart() {
 		WorkerTotals totals = current();
 		totals.add(WorkerTotals.STARTED, -1);
-		totals.add(WorkerTotals.REFUSED_AFTER_START, 1);
-		rejected(reason);
+		totals.add(WorkerTotals.NOT_RUN_AFTER_START, 1);
 	}
 
 	/**
@@ -363,7 +372,7 @@ final class TaskTotals {
 		long[] workers = workerSums();
 		if (ran >= 0) {
 			workers[WorkerTotals.COMPLETED] = this.byPool.completed(ran, workers[WorkerTotals.FAILED],
-					workers[WorkerTotals.REFUSED_AFTER_START]);
+					workers[WorkerTotals.NOT_RUN_AFTER_START]);
 		}
 		IntSupplier queued = this.byPool.queued();
 		long submitted;

@@ -41,19 +41,20 @@ final class WorkerTotals {
 	static final int SUBMITTED = 7;
 
 	/**
-	 * Tasks the thread started for the pool, less those refused after they started: the
-	 * count a pool that takes its arrivals from its tasks' outcomes reads in place of the
-	 * submits (see {@link TaskTotals#countArrivalsByOutcome}), read after every end, as
+	 * Tasks the thread started for the pool, less those it did not run (refused then, or
+	 * abandoned before): the count a pool that takes its arrivals from its tasks'
+	 * outcomes reads in place of the submits (see
+	 * {@link TaskTotals#countArrivalsByOutcome}), read after every end, as
 	 * {@link #SUBMITTED} is.
 	 */
 	static final int STARTED = 8;
 
 	/**
-	 * Tasks the thread refused after it started them, for a pool that counts its tasks'
-	 * ends itself (see {@link TaskTotals#countEndsByPool}): they ran through its loop but
-	 * did not end.
+	 * Tasks the thread started but did not run, refused then or abandoned before, for a
+	 * pool that counts its tasks' ends itself (see {@link TaskTotals#countEndsByPool}):
+	 * they ran through its loop but did not end.
 	 */
-	static final int REFUSED_AFTER_START = 9;
+	static final int NOT_RUN_AFTER_START = 9;
 
 	static final int FIELDS = 10;
 

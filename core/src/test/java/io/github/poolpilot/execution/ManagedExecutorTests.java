@@ -126,6 +126,28 @@ class ManagedExecutorTests {
 				.isEqualTo(new TaskCounts(4, 2, 0, 0, 2)));
 	}
 
+	/**
+	 * A queued timed task's wrapper is a {@code Future}: cancelling it from the queue
+	 * counts the task as abandoned, once, and a thread that takes it later neither runs
+	 * it nor counts it again, as submitted or as completed.
+	 */
+	@Test
+	void aQueuedTaskCancelledThroughTheQueueIsCountedOnceAsAbandoned() {
+		ManagedExecutor pool = pool(1, 1, 10);
+		pool.execute(this::awaitRelease);
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		AtomicReference<Thread> ran = new AtomicReference<>();
+		pool.execute(() -> ran.set(Thread.currentThread()));
+		Runnable queued = pool.getQueue().peek();
+		assertThat(queued).isInstanceOf(Future.class);
+		assertThat(((Future<?>) queued).cancel(false)).isTrue();
+		this.release.countDown();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> pool.getCompletedTaskCount() == 2 && pool.getActiveCount() == 0);
+		assertThat(ran.get()).isNull();
+		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 1, 0, 0, 1));
+	}
+
 	@Test
 	void aTaskRemovedAfterShutdownNeverRunsAndIsCountedAsAbandoned() throws InterruptedException {
 		ManagedExecutor pool = pool(1, 1, 10);
