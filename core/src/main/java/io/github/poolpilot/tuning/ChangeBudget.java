@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 import io.github.poolpilot.measure.NanoClock;
+import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 
 /**
  * How many times a pool's size may change in a minute: a pool that changed
@@ -56,6 +57,14 @@ final class ChangeBudget {
 	int recent() {
 		forgetOld();
 		return this.times.size();
+	}
+
+	/**
+	 * Return why a change that can wait is held now.
+	 * @return the changes in the last minute and how long until the budget allows one
+	 */
+	ChangesSpent spentCause() {
+		return new ChangesSpent(recent(), remaining());
 	}
 
 	/**

@@ -9,7 +9,6 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
-import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
@@ -277,16 +276,14 @@ public final class PoolController {
 			this.surplus.reset();
 			return staffed;
 		}
-		Decision surplus = this.surplus.shrinkOrHold(window, kept);
-		return (surplus.changed() && this.changes.spent()) ? spent(window, kept) : surplus;
+		return this.surplus.shrinkOrHold(window, kept, this.changes);
 	}
 
 	/**
 	 * Hold a pool that spent its budget of changes ({@link ChangeBudget}).
 	 */
 	private Decision spent(ClosedWindow window, @Nullable KeptStep kept) {
-		return Decision.hold(window.size, new ChangesSpent(this.changes.recent(), this.changes.remaining()), kept,
-				true);
+		return Decision.hold(window.size, this.changes.spentCause(), kept, true);
 	}
 
 	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {

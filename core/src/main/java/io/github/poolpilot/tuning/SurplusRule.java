@@ -39,9 +39,12 @@ final class SurplusRule {
 	}
 
 	/**
-	 * Shrink the pool after enough windows of surplus, else hold it.
+	 * Shrink the pool after enough windows of surplus, else hold it. A shrink that waits
+	 * for the pool's budget of changes holds the pool needing no more than it would have
+	 * shrunk to, so that the budget may take the other threads meanwhile, and comes as
+	 * soon as the budget allows while the surplus lasts.
 	 */
-	Decision shrinkOrHold(ClosedWindow window, @Nullable KeptStep kept) {
+	Decision shrinkOrHold(ClosedWindow window, @Nullable KeptStep kept, ChangeBudget changes) {
 		int size = window.size;
 		int deadBand = Math.max(2, size / 5);
 		// A window in which tasks arrived and none ended says nothing of a surplus: its
@@ -53,6 +56,9 @@ final class SurplusRule {
 		if (this.surplusWindows >= PoolController.SHRINK_WINDOWS) {
 			int peak = (int) this.needs.max();
 			int target = window.bounds.clamp(Math.max(1, peak));
+			if (target < size && changes.spent()) {
+				return new Decision(Action.HOLD, size, size, changes.spentCause(), kept, null, target, true, false);
+			}
 			if (target < size) {
 				this.surplusWindows = 0;
 				return Decision.change(Action.SHRINK, size, target, new Surplus(peak, PoolController.SHRINK_WINDOWS),

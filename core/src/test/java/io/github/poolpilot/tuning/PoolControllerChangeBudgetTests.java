@@ -80,6 +80,27 @@ class PoolControllerChangeBudgetTests {
 		assertThat(shrink.cause()).isEqualTo(new Surplus(3, 10));
 	}
 
+	@Test
+	void aPoolThatSpentItsBudgetOffersItsSurplusAndShrinksOnceTheOldestChangeIsAMinuteOld() {
+		spendTheBudget(20);
+		// 10/s of 100 ms: R = 1, needing 3 threads of 20 for ten windows.
+		for (int i = 1; i < PoolController.SHRINK_WINDOWS; i++) {
+			assertThat(decide(10, 10, 100, 20, 0).changed()).isFalse();
+		}
+		// The shrink waits, but the pool still needs only 3 of its threads: the budget
+		// may take the others for another pool meanwhile.
+		Decision held = decide(10, 10, 100, 20, 0);
+		assertThat(held.action()).isEqualTo(Action.HOLD);
+		assertThat(held.cause()).isEqualTo(new ChangesSpent(8, Duration.ofSeconds(52)));
+		assertThat(held.needed()).isEqualTo(3);
+		// The surplus lasted: the pool shrinks as soon as the budget allows.
+		this.clock.advance(Duration.ofSeconds(52));
+		Decision shrink = decide(10, 10, 100, 20, 0);
+		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
+		assertThat(shrink.threads()).isEqualTo(3);
+		assertThat(shrink.cause()).isEqualTo(new Surplus(3, PoolController.SHRINK_WINDOWS));
+	}
+
 	/**
 	 * Change the pool's size eight times, a second apart from 1 s to 8 s, ending at
 	 * {@code size}; the clock reads 9 s after.
