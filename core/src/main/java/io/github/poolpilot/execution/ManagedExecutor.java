@@ -32,11 +32,13 @@ import io.github.poolpilot.pool.PoolRejectedException;
  * refuses work with a {@link PoolRejectedException} rather than letting it wait without
  * bound.
  * <p>
- * Each submitted task is counted and, when timed, wrapped with its submit time; its
- * start, end and outcome are recorded by the {@link PoolRecorder}. The rejection handler
- * set by the user is kept and called after the rejection is counted, with the task as it
- * was submitted. {@link #setCorePoolSize} and {@link #setMaximumPoolSize} go through the
- * pool's one checked door, {@link ManagedPool#resize}, like every other size change.
+ * Each submitted task is, when timed, wrapped with its submit time; its start, its
+ * outcome and what became of it (refused, queued, run, taken out) are recorded by the
+ * {@link PoolRecorder}, which derives the pool's submits and completions from them. The
+ * rejection handler set by the user is kept and called after the rejection is counted,
+ * with the task as it was submitted. {@link #setCorePoolSize} and
+ * {@link #setMaximumPoolSize} go through the pool's one checked door,
+ * {@link ManagedPool#resize}, like every other size change.
  * <p>
  * It keeps {@code ThreadPoolExecutor}'s contract but for what a subclass or a reader of
  * the queue sees: a task the pool times (every task by default, one in

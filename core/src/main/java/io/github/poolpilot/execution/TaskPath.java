@@ -12,12 +12,12 @@ import io.github.poolpilot.pool.PoolRejectedException;
 
 /**
  * The way every task takes through a managed executor, whatever threads run it: counted
- * as submitted, wrapped when it is timed, decorated or guarded (with its submit time when
- * timed: a guarded task always is), admitted by the pool's guard, and counted when it
- * ends or will never run. A task that is none of these goes to the threads as it was
- * submitted: nothing is allocated for it and no clock is read. The executor hands it to
- * its threads and the recorder records; this holds the guard and the task decorator
- * between them.
+ * as submitted (or, for a pool whose submits are its tasks' outcomes, as started),
+ * wrapped when it is timed, decorated or guarded (with its submit time when timed: a
+ * guarded task always is), admitted by the pool's guard, and counted when it ends or will
+ * never run. A task that is none of these goes to the threads as it was submitted:
+ * nothing is allocated for it and no clock is read. The executor hands it to its threads
+ * and the recorder records; this holds the guard and the task decorator between them.
  *
  * @author poolpilot authors
  */
