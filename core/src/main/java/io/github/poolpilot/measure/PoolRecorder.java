@@ -8,11 +8,8 @@ import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
-import io.github.poolpilot.measure.TaskTotals.Totals;
-import io.github.poolpilot.measure.TimingSample.Distributions;
 
 /**
  * Records what happens to a pool's tasks and turns it into one {@link PoolSnapshot} per
@@ -32,33 +29,21 @@ import io.github.poolpilot.measure.TimingSample.Distributions;
  */
 public final class PoolRecorder {
 
-	private static final double NANOS_PER_SECOND = 1_000_000_000.0;
-
 	private final NanoClock clock;
 
 	private final @Nullable NanoClock cpuClock;
 
 	private final int processors;
 
-	private final double targetCpuUtilization;
-
 	private final TaskTotals totals = new TaskTotals();
 
 	private final TimingSample timing;
-
-	private final Occupancy occupancy;
 
 	private volatile @Nullable TimingListener timingListener;
 
 	private final @Nullable ScheduledRuns scheduledRuns;
 
-	// Window state, guarded by this.
-
-	private Totals windowStart = Totals.ZERO;
-
-	private long windowStartNanos;
-
-	private @Nullable Double waitComputeRatio;
+	private final RecorderWindow window;
 
 	private PoolRecorder(Builder builder) {
 		this.clock = builder.clock;
@@ -66,10 +51,9 @@ public final class PoolRecorder {
 		this.timing = new TimingSample(builder.timingSampleEvery, (this.cpuClock != null) ? builder.cpuSampleEvery : 0,
 				builder.draw);
 		this.processors = builder.processors;
-		this.targetCpuUtilization = builder.targetCpuUtilization;
-		this.windowStartNanos = this.clock.nanoTime();
-		this.occupancy = new Occupancy(this.windowStartNanos);
 		this.scheduledRuns = builder.scheduledRuns ? new ScheduledRuns() : null;
+		this.window = new RecorderWindow(this.clock, this.totals, this.timing, this.processors,
+				builder.targetCpuUtilization, this.scheduledRuns);
 	}
 
 	/**
@@ -172,18 +156,7 @@ public final class PoolRecorder {
 	 * @param busy the threads (or permits) running a task
 	 */
 	public void sampleOccupancy(int busy) {
-		IntSupplier queue = this.totals.queued();
-		int queued;
-		if (queue != null) {
-			// A pool whose submits are its tasks' outcomes knows no count of the tasks in
-			// it but its queue's.
-			queued = Math.max(0, queue.getAsInt());
-		}
-		else {
-			int inPool = (int) Math.min(Integer.MAX_VALUE, Math.max(0, this.totals.inPool()));
-			queued = Math.max(0, inPool - busy);
-		}
-		this.occupancy.sample(this.clock.nanoTime(), queued, busy);
+		this.window.sampleOccupancy(busy);
 	}
 
 	/**
@@ -360,29 +333,8 @@ public final class PoolRecorder {
 	 * occupancy
 	 * @return the closed window's snapshot
 	 */
-	public synchronized PoolSnapshot snapshot(String pool, Sizes sizes) {
-		long now = this.clock.nanoTime();
-		Totals totals = this.totals.read();
-		Totals window = totals.minus(this.windowStart);
-		long windowNanos = Math.max(1, now - this.windowStartNanos);
-		double seconds = windowNanos / NANOS_PER_SECOND;
-		this.windowStart = totals;
-		this.windowStartNanos = now;
-		Occupancy.Window occupancy = this.occupancy.close(now, sizes.queueSize(), sizes.activeCount());
-		Distributions distributions = this.timing.close();
-		WindowFigures figures = new WindowFigures(window, windowNanos, occupancy, distributions);
-		if (window.sampledCpuNanos() > 0) {
-			this.waitComputeRatio = Math.max(0,
-					(window.sampledServiceNanos() - window.sampledCpuNanos()) / (double) window.sampledCpuNanos());
-		}
-		long arrivals = window.submitted();
-		long completions = window.ended();
-		this.timing.adapt(arrivals, window.timed(), figures.busyNanos);
-		LittlesLaw littlesLaw = figures.littlesLaw(arrivals / seconds, completions / seconds, this.waitComputeRatio,
-				this.processors, this.targetCpuUtilization);
-		ScheduledRuns runs = this.scheduledRuns;
-		return new PoolSnapshot(pool, seconds, sizes, totals.counts(), arrivals, completions, figures.queueWait,
-				figures.service, figures.response, littlesLaw, (runs != null) ? runs.close(figures.queueWait) : null);
+	public PoolSnapshot snapshot(String pool, Sizes sizes) {
+		return this.window.close(pool, sizes);
 	}
 
 	/**
