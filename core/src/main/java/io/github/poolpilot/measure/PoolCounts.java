@@ -6,14 +6,14 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a pool that counts its own tasks tells {@link TaskTotals} in place of a count per
- * submit or per end: a {@code ThreadPoolExecutor}, whose every task is refused, queued or
- * started on one of its threads, and which counts the tasks its threads ran.
+ * What a pool that counts its own tasks tells {@link TotalsReader} in place of a count
+ * per submit or per end: a {@code ThreadPoolExecutor}, whose every task is refused,
+ * queued or started on one of its threads, and which counts the tasks its threads ran.
  * <p>
  * Its submits are the tasks refused, abandoned, started and still queued; its completed
  * tasks those it ran less those that failed or were refused after they started. A read
  * sums counts that tasks move between while it reads, in an order that may miss a task
- * moving at that moment and never counts one twice (see {@link TaskTotals#read()}), so
+ * moving at that moment and never counts one twice (see {@link TotalsReader#read()}), so
  * the most a read gave is what it reports: never above what happened, exact once the pool
  * is idle.
  *
@@ -33,12 +33,12 @@ final class PoolCounts {
 	private volatile @Nullable LongSupplier ran;
 
 	/**
-	 * The most submits a read gave, guarded by the totals' lock.
+	 * The most submits a read gave, guarded by the reader's lock.
 	 */
 	private long submitted;
 
 	/**
-	 * The most completed tasks a read gave, guarded by the totals' lock.
+	 * The most completed tasks a read gave, guarded by the reader's lock.
 	 */
 	private long completed;
 

@@ -52,7 +52,7 @@ public final class PoolRecorder {
 				builder.draw);
 		this.processors = builder.processors;
 		this.scheduledRuns = builder.scheduledRuns ? new ScheduledRuns() : null;
-		this.window = new RecorderWindow(this.clock, this.totals, this.timing, this.processors,
+		this.window = new RecorderWindow(this.clock, this.totals.reader(), this.timing, this.processors,
 				builder.targetCpuUtilization, this.scheduledRuns);
 	}
 
@@ -100,7 +100,7 @@ public final class PoolRecorder {
 	 * @param queued the tasks in the pool's queue now
 	 */
 	public void countArrivalsByOutcome(IntSupplier queued) {
-		this.totals.countArrivalsByOutcome(queued);
+		this.totals.reader().countArrivalsByOutcome(queued);
 	}
 
 	/**
@@ -114,7 +114,7 @@ public final class PoolRecorder {
 	 * @param ran the tasks the pool's threads ran, whatever their outcome
 	 */
 	public void countEndsByPool(LongSupplier ran) {
-		this.totals.countEndsByPool(ran);
+		this.totals.reader().countEndsByPool(ran);
 	}
 
 	/**
@@ -322,7 +322,7 @@ public final class PoolRecorder {
 	 * @return the counts so far
 	 */
 	public TaskCounts taskCounts() {
-		return this.totals.read().counts();
+		return this.totals.reader().read().counts();
 	}
 
 	/**

@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
-import io.github.poolpilot.measure.TaskTotals.Totals;
 import io.github.poolpilot.measure.TimingSample.Distributions;
 
 /**
@@ -22,7 +21,7 @@ final class RecorderWindow {
 
 	private final NanoClock clock;
 
-	private final TaskTotals totals;
+	private final TotalsReader totals;
 
 	private final TimingSample timing;
 
@@ -42,8 +41,8 @@ final class RecorderWindow {
 
 	private @Nullable Double waitComputeRatio;
 
-	RecorderWindow(NanoClock clock, TaskTotals totals, TimingSample timing, int processors, double targetCpuUtilization,
-			@Nullable ScheduledRuns scheduledRuns) {
+	RecorderWindow(NanoClock clock, TotalsReader totals, TimingSample timing, int processors,
+			double targetCpuUtilization, @Nullable ScheduledRuns scheduledRuns) {
 		this.clock = clock;
 		this.totals = totals;
 		this.timing = timing;

@@ -5,7 +5,6 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.measure.PoolSnapshot.Latency;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
-import io.github.poolpilot.measure.TaskTotals.Totals;
 import io.github.poolpilot.measure.TimingSample.Distributions;
 
 /**

@@ -44,14 +44,14 @@ final class WorkerTotals {
 	 * Tasks the thread started for the pool, less those it did not run (refused then, or
 	 * abandoned before): the count a pool that takes its arrivals from its tasks'
 	 * outcomes reads in place of the submits (see
-	 * {@link TaskTotals#countArrivalsByOutcome}), read after every end, as
+	 * {@link TotalsReader#countArrivalsByOutcome}), read after every end, as
 	 * {@link #SUBMITTED} is.
 	 */
 	static final int STARTED = 8;
 
 	/**
 	 * Tasks the thread started but did not run, refused then or abandoned before, for a
-	 * pool that counts its tasks' ends itself (see {@link TaskTotals#countEndsByPool}):
+	 * pool that counts its tasks' ends itself (see {@link TotalsReader#countEndsByPool}):
 	 * they ran through its loop but did not end.
 	 */
 	static final int NOT_RUN_AFTER_START = 9;
