@@ -359,11 +359,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return whether the pool grew by a thread and the task was offered again
 	 */
 	public boolean overflow(Runnable offerAgain) {
-		int allowed = this.overflowAllowed;
-		if (allowed == QueueOverflow.NONE || this.executor.isShutdown()
-				|| this.executor.getMaximumPoolSize() >= Math.min(Math.min(allowed, maxThreads()), this.ceiling)) {
-			// At its cap already: a pool that refuses many tasks a second does not take
-			// the budget's lock for each of them.
+		if (this.overflowAllowed == QueueOverflow.NONE || this.executor.isShutdown()) {
 			return false;
 		}
 		int[] grown = { -1 };

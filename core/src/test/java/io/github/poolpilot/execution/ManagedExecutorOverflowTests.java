@@ -19,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for a {@link ManagedExecutor} whose tuner lets it add threads for tasks that find
@@ -60,34 +59,6 @@ class ManagedExecutorOverflowTests {
 		assertThat(pool.getPool().getRecorder().taskCounts().rejected()).isEqualTo(1);
 		this.release.countDown();
 		await().atMost(Duration.ofSeconds(30)).until(() -> pool.getCompletedTaskCount() == 4);
-	}
-
-	@Test
-	void aPoolAtWhatItIsAllowedRefusesWithoutWaitingForTheBudget() throws InterruptedException {
-		ManagedExecutor pool = pool(1, 8, 1);
-		pool.getPool().allowOverflow(2);
-		for (int i = 0; i < 3; i++) {
-			pool.execute(this::waitForRelease);
-		}
-		assertThat(pool.getMaximumPoolSize()).isEqualTo(2);
-		CountDownLatch held = new CountDownLatch(1);
-		CountDownLatch free = new CountDownLatch(1);
-		Thread holder = new Thread(() -> pool.getPool().getBudget().change(() -> {
-			held.countDown();
-			Blocking.await(free);
-		}));
-		holder.start();
-		try {
-			assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
-			// Another pool's resize holds the budget: a refusal at the cap does not wait.
-			assertTimeoutPreemptively(Duration.ofSeconds(10),
-					() -> assertThatExceptionOfType(PoolRejectedException.class)
-						.isThrownBy(() -> pool.execute(this::waitForRelease)));
-		}
-		finally {
-			free.countDown();
-			holder.join(30_000);
-		}
 	}
 
 	@Test
