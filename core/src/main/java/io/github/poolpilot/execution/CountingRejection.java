@@ -2,7 +2,6 @@ package io.github.poolpilot.execution;
 
 import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -28,20 +27,8 @@ final class CountingRejection implements RejectedExecutionHandler {
 
 	private final @Nullable ThreadPoolExecutor shownAs;
 
-	private final @Nullable Consumer<Runnable> retry;
-
 	CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy) {
-		this(pool, path, policy, null, null);
-	}
-
-	/**
-	 * Count refusals and apply the policy, but first let the pool add a thread for a task
-	 * that found its queue full ({@link ManagedPool#overflow}), offering the task again
-	 * through {@code retry} when it did.
-	 */
-	CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy,
-			Consumer<Runnable> retry) {
-		this(pool, path, policy, null, retry);
+		this(pool, path, policy, null);
 	}
 
 	/**
@@ -50,15 +37,9 @@ final class CountingRejection implements RejectedExecutionHandler {
 	 */
 	CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy,
 			@Nullable ThreadPoolExecutor shownAs) {
-		this(pool, path, policy, shownAs, null);
-	}
-
-	private CountingRejection(ManagedPool pool, TaskPath path, @Nullable RejectedExecutionHandler policy,
-			@Nullable ThreadPoolExecutor shownAs, @Nullable Consumer<Runnable> retry) {
 		this.pool = pool;
 		this.path = path;
 		this.shownAs = shownAs;
-		this.retry = retry;
 		this.policy = (policy == null || policy.getClass() == ThreadPoolExecutor.AbortPolicy.class)
 				? (task, executor) -> {
 					throw pool.rejection();
@@ -71,12 +52,6 @@ final class CountingRejection implements RejectedExecutionHandler {
 
 	@Override
 	public void rejectedExecution(Runnable task, ThreadPoolExecutor executor) {
-		Consumer<Runnable> retry = this.retry;
-		if (retry != null && this.pool.overflow(() -> retry.accept(task))) {
-			// A thread more rather than a refusal: offered again, the task started it,
-			// or came back here if another task took it first.
-			return;
-		}
 		this.path.recorder().taskRejected(this.pool.rejectionReason());
 		TaskGuard guard = this.path.guard();
 		if (guard != null) {

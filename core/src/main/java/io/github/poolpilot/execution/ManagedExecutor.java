@@ -101,8 +101,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 			}
 
 		}, builder.recorder, builder.bounds);
-		super.setRejectedExecutionHandler(
-				new CountingRejection(this.pool, this.path, builder.rejectionPolicy, this::offerAgain));
+		super.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, builder.rejectionPolicy));
 		allowCoreThreadTimeOut(builder.allowCoreThreadTimeOut);
 	}
 
@@ -142,14 +141,6 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	public void execute(Runnable command) {
 		Objects.requireNonNull(command, "command must not be null");
 		super.execute(this.path.acceptUncounted(command));
-	}
-
-	/**
-	 * Offer a task that found the queue full again, as the pool wraps it, once the pool
-	 * added a thread for it.
-	 */
-	private void offerAgain(Runnable accepted) {
-		super.execute(accepted);
 	}
 
 	/**
@@ -337,7 +328,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	@Override
 	public void setRejectedExecutionHandler(RejectedExecutionHandler handler) {
 		Objects.requireNonNull(handler, "handler must not be null");
-		super.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, handler, this::offerAgain));
+		super.setRejectedExecutionHandler(new CountingRejection(this.pool, this.path, handler));
 	}
 
 	@Override

@@ -63,12 +63,6 @@ public final class ManagedPool implements BudgetMember {
 	private volatile String ceilingReason = LEASE;
 
 	/**
-	 * The most threads the pool's tuner lets it reach for tasks that find its queue full
-	 * until its next decision ({@link QueueOverflow}); none until it says.
-	 */
-	private volatile int overflowAllowed = QueueOverflow.NONE;
-
-	/**
 	 * The least mean service time of any window with completions, or 0 before the first.
 	 */
 	private volatile double bestServiceMs;
@@ -320,71 +314,8 @@ public final class ManagedPool implements BudgetMember {
 			checkSizes(this.name, corePoolSize, maxPoolSize, boundsUnderCeiling());
 			loans.add(makeRoom(budget, maxPoolSize));
 			apply(corePoolSize, maxPoolSize);
-			// Resized: what the tuner allowed was for the size it set.
-			this.overflowAllowed = QueueOverflow.NONE;
 		});
 		return loans.get(0);
-	}
-
-	/**
-	 * Let the pool reach up to {@code threads}, one thread at a time, for tasks that find
-	 * its queue full ({@link #overflow}), until its next resize: its tuner says so after
-	 * each of its decisions.
-	 * @param threads the most threads it may reach, {@link QueueOverflow#NONE} for none
-	 */
-	public void allowOverflow(int threads) {
-		if (threads < 0) {
-			throw new IllegalArgumentException(
-					"the threads pool '" + this.name + "' may reach must not be negative but were " + threads);
-		}
-		this.overflowAllowed = threads;
-	}
-
-	/**
-	 * Return the most threads the pool may reach for tasks that find its queue full.
-	 * @return the threads, {@link QueueOverflow#NONE} for none
-	 */
-	public int overflowAllowed() {
-		return this.overflowAllowed;
-	}
-
-	/**
-	 * A task found the pool's queue full: add a thread for it if the pool may
-	 * ({@link QueueOverflow}), and offer it again. The maximum size grows first, under
-	 * the budget's lock, so that the task offered again starts the new thread itself, as
-	 * a {@code ThreadPoolExecutor} above its core size starts one; the core size follows
-	 * once it did, unless the pool was resized meanwhile. The task is offered outside the
-	 * lock: a rejection policy may run it in the caller. Called on the refusal path only.
-	 * @param offerAgain offers the task to the executor again
-	 * @return whether the pool grew by a thread and the task was offered again
-	 */
-	public boolean overflow(Runnable offerAgain) {
-		if (this.overflowAllowed == QueueOverflow.NONE || this.executor.isShutdown()) {
-			return false;
-		}
-		int[] grown = { -1 };
-		ThreadBudget budget = this.budget;
-		budget.change(() -> {
-			grown[0] = QueueOverflow.grownSize(this, this.overflowAllowed, this.ceiling, budget);
-			if (grown[0] > 0) {
-				this.sizeControl.setMaximumPoolSize(grown[0]);
-			}
-		});
-		int to = grown[0];
-		if (to < 0) {
-			return false;
-		}
-		try {
-			offerAgain.run();
-		}
-		finally {
-			budget.change(() -> {
-				if (this.executor.getMaximumPoolSize() == to && this.executor.getCorePoolSize() < to) {
-					this.sizeControl.setCorePoolSize(to);
-				}
-			});
-		}
-		return true;
 	}
 
 	private void apply(int corePoolSize, int maxPoolSize) {

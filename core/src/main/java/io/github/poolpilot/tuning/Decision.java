@@ -169,14 +169,6 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
-		 * Between two decisions, tasks found the pool's queue full, and it added a thread
-		 * for each rather than refuse it
-		 * ({@link io.github.poolpilot.pool.QueueOverflow}).
-		 */
-		record QueueFull() implements Cause {
-		}
-
-		/**
 		 * Between two windows, the load rose beyond what the pool serves: a surge met at
 		 * once with the model's size for the short interval's arrival rate.
 		 *

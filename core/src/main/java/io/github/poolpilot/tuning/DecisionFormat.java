@@ -29,7 +29,6 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
-import io.github.poolpilot.tuning.Decision.Cause.QueueFull;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -88,9 +87,6 @@ public final class DecisionFormat {
 		if (cause instanceof Refusing refusing) {
 			return "refused " + refusing.refused() + " of " + refusing.offered() + " tasks offered, needs "
 					+ refusing.need();
-		}
-		if (cause instanceof QueueFull) {
-			return "its queue was full, a thread added for each task it would have refused";
 		}
 		if (cause instanceof Surge surge) {
 			return "surge, " + number(surge.arrivalRate()) + "/s offered against " + number(surge.windowArrivalRate())

@@ -11,7 +11,6 @@ import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
-import io.github.poolpilot.tuning.Decision.Cause.QueueFull;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -170,17 +169,6 @@ public final class PoolController {
 	 * starts with.
 	 */
 	private boolean opening;
-
-	/**
-	 * The most threads the pool was last allowed to reach for tasks that find its queue
-	 * full ({@link #overflowAllowed}).
-	 */
-	private int overflowAllowed;
-
-	/**
-	 * The size the last window decided and the pool got, -1 before the first.
-	 */
-	private int windowStart = -1;
 
 	/**
 	 * Create a controller.
@@ -421,48 +409,6 @@ public final class PoolController {
 	}
 
 	/**
-	 * Return the most threads the pool may reach, one at a time, for tasks that find its
-	 * queue full ({@link io.github.poolpilot.pool.QueueOverflow}) until the next
-	 * decision: half again the size the last window decided (a downstream's limit not
-	 * seen yet is passed by at most 50 % before a window judges the threads), within its
-	 * max-threads and half beyond a knee seen, where more threads do not help. Nothing
-	 * beyond its size while a step waits to be judged (its windows must show what the
-	 * step did, not the threads a full queue added), while growth rests after threads
-	 * that only waited elsewhere, or while the CPU is busy.
-	 * @param size the pool's size now
-	 * @param bounds the range its size must stay in
-	 * @return the most threads it may reach
-	 */
-	public int overflowAllowed(int size, PoolBounds bounds) {
-		boolean may = !this.steps.judging() && !this.slowdown.watching() && !this.steps.wastedRest()
-				&& !(this.lastCpuLoad > MAX_CPU);
-		int base = (this.windowStart > 0) ? this.windowStart : size;
-		int allowed = Math.min(Math.min(bounds.maxThreads(), this.knee.cap()),
-				Math.max(base + 1, (int) Math.ceil(base * MAX_GROWTH)));
-		this.overflowAllowed = may ? Math.max(size, allowed) : size;
-		return this.overflowAllowed;
-	}
-
-	/**
-	 * Tell the controller the pool grew for tasks that found its queue full, within what
-	 * it was allowed: that is its size now, and what it asks the budget for.
-	 * @param threads the pool's size now
-	 * @return whether the growth was such, rather than a resize by someone else
-	 */
-	public boolean overflowed(int threads) {
-		int applied = this.appliedSize;
-		if (applied < 1 || threads <= applied || threads > this.overflowAllowed) {
-			return false;
-		}
-		// One decision a window, from the size the window began with.
-		Decision standing = this.standing;
-		int from = (standing != null && standing.cause() instanceof QueueFull) ? standing.from() : applied;
-		this.standing = Decision.change(Action.GROW, from, threads, new QueueFull(), null, true);
-		applied(threads);
-		return true;
-	}
-
-	/**
 	 * Return the size the pool was last given by its tuner, so that a size changed by
 	 * someone else (by hand, a configuration refresh) is told from the controller's own.
 	 * @return the size last applied, or -1 before the first
@@ -496,7 +442,6 @@ public final class PoolController {
 	public void applied(int threads) {
 		if (this.opening) {
 			this.windowSize = threads;
-			this.windowStart = threads;
 			this.opening = false;
 		}
 		else if (threads != this.windowSize) {

@@ -116,13 +116,6 @@ final class SlowdownRule {
 		this.cut = new Cut(from, serviceMs);
 	}
 
-	/**
-	 * Return whether a cut waits to be judged.
-	 */
-	boolean watching() {
-		return this.cut != null;
-	}
-
 	void cancel() {
 		this.cut = null;
 	}

@@ -243,13 +243,6 @@ final class StepJudge {
 		return this.wasted && this.growthRest.resting();
 	}
 
-	/**
-	 * Return whether a step waits to be judged.
-	 */
-	boolean judging() {
-		return this.step != null;
-	}
-
 	boolean resting() {
 		return this.growthRest.resting();
 	}

@@ -4,11 +4,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
@@ -29,7 +27,6 @@ import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.pool.QueueOverflow;
 import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
@@ -266,7 +263,6 @@ public class Tuner {
 			}
 		}
 		applyAll(pools, plan);
-		allowOverflow(pools);
 	}
 
 	private void pulsePools() {
@@ -281,7 +277,6 @@ public class Tuner {
 					pool.ceiling(), pool.settling()));
 		}
 		applyAll(pools, planPulse(pulses, this.registry.budget()));
-		allowOverflow(pools);
 	}
 
 	/**
@@ -333,9 +328,6 @@ public class Tuner {
 			}
 			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
 					(name) -> new PoolController(this.clock));
-			if (controller.appliedSize() != pool.size()) {
-				controller.overflowed(pool.size());
-			}
 			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
 			decisions.put(pool.name(), decision);
 			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
@@ -373,7 +365,6 @@ public class Tuner {
 	public Map<String, Decision> planPulse(List<PoolPulse> pools, ThreadBudget budget) {
 		Map<String, Decision> wants = new LinkedHashMap<>();
 		Map<String, Decision> surges = new HashMap<>();
-		Set<String> overflowed = new HashSet<>();
 		List<Demand> demands = new ArrayList<>();
 		for (PoolPulse pool : pools) {
 			if (pool.mode() == TuningMode.AUTO && pool.settling() != null) {
@@ -382,10 +373,6 @@ public class Tuner {
 				continue;
 			}
 			PoolController controller = (pool.mode() == TuningMode.AUTO) ? this.controllers.get(pool.name()) : null;
-			if (controller != null && controller.appliedSize() != pool.size() && controller.overflowed(pool.size())) {
-				// It grew for tasks that found its queue full, as it was allowed to.
-				overflowed.add(pool.name());
-			}
 			if (controller == null || controller.appliedSize() != pool.size()) {
 				// Out of the tuner's hands, or resized by someone else since (by hand,
 				// say,
@@ -431,9 +418,6 @@ public class Tuner {
 			int given = threads.get(pool.name());
 			this.controllers.get(pool.name()).applied(given);
 			if (given == size) {
-				if (overflowed.contains(pool.name())) {
-					plan.put(pool.name(), want);
-				}
 				continue;
 			}
 			boolean limited = given < want.threads();
@@ -452,30 +436,6 @@ public class Tuner {
 			plan.put(pool.name(), decision);
 		}
 		return plan;
-	}
-
-	/**
-	 * Return the most threads a pool may reach, one at a time, for tasks that find its
-	 * queue full until the next decision
-	 * ({@link io.github.poolpilot.pool.QueueOverflow}): what its controller allows a pool
-	 * in {@code auto} mode, nothing beyond its size otherwise.
-	 * @param pool the pool's name
-	 * @param mode who decides its size
-	 * @param size its size now
-	 * @param bounds the range its size must stay in
-	 * @return the most threads it may reach, {@link QueueOverflow#NONE} for none
-	 */
-	public int overflowAllowed(String pool, TuningMode mode, int size, PoolBounds bounds) {
-		PoolController controller = (mode == TuningMode.AUTO) ? this.controllers.get(pool) : null;
-		return (controller != null && controller.appliedSize() == size) ? controller.overflowAllowed(size, bounds)
-				: QueueOverflow.NONE;
-	}
-
-	private void allowOverflow(List<ManagedPool> pools) {
-		for (ManagedPool pool : pools) {
-			pool.allowOverflow(overflowAllowed(pool.getName(), state(pool.getName()).getMode(), pool.maxPoolSize(),
-					pool.getBounds()));
-		}
 	}
 
 	private static Decision settling(int size, Settling settling) {

@@ -17,7 +17,6 @@ import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Room;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.pool.QueueOverflow;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Latency;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
@@ -36,10 +35,9 @@ import io.github.poolpilot.tuning.Tuner.PoolState;
  * every pool (processor sharing), then block, optionally on a downstream of their pool
  * that admits K calls at a time; the host may steal part of the cores, 100 ms at a time.
  * A pool runs at most as many tasks as its size, and a task that finds the pool's queue
- * full is rejected unless the pool may add a thread for it, as the executors do
- * ({@link QueueOverflow}). A person may resize a pool by hand at the start of a second,
- * as a POST to the endpoint does: the pool goes manual. Runs identically for a given
- * seed, in milliseconds of real time.
+ * full is rejected. A person may resize a pool by hand at the start of a second, as a
+ * POST to the endpoint does: the pool goes manual. Runs identically for a given seed, in
+ * milliseconds of real time.
  *
  * @author poolpilot authors
  */
@@ -213,18 +211,6 @@ final class PoolSimulator {
 		this.pools.stream()
 			.filter((pool) -> plan.containsKey(pool.name) && plan.get(pool.name).threads() > pool.size)
 			.forEach((pool) -> resize(pool, plan.get(pool.name)));
-		allowOverflow();
-	}
-
-	/**
-	 * What the tuner lets each pool reach for tasks that find its queue full until its
-	 * next decision.
-	 */
-	private void allowOverflow() {
-		for (SimulatedPool pool : this.pools) {
-			pool.overflowAllowed = this.modelOnly ? QueueOverflow.NONE
-					: this.tuner.overflowAllowed(pool.name, pool.mode, pool.size, pool.bounds);
-		}
 	}
 
 	private void resize(SimulatedPool pool, Decision decision) {
@@ -258,7 +244,6 @@ final class PoolSimulator {
 			throw new IllegalStateException(room.overrun().describe(pool.name, hand.size()));
 		}
 		pool.mode = TuningMode.MANUAL;
-		pool.overflowAllowed = QueueOverflow.NONE;
 		resize(pool,
 				new Decision((hand.size() > pool.size) ? Action.GROW : Action.SHRINK, pool.size, hand.size(),
 						new Manual("operator", pool.size, hand.size(), TuningMode.MANUAL, true), null, null,
@@ -323,43 +308,10 @@ final class PoolSimulator {
 		else if (pool.queue.size() < pool.queueCapacity) {
 			pool.queue.add(task);
 		}
-		else if (overflow(pool)) {
-			start(task);
-		}
 		else {
 			pool.rejected++;
 			pool.rejectedTotal++;
 		}
-	}
-
-	/**
-	 * A task found the pool's queue full: the pool adds a thread for it when it may, by
-	 * the executors' own rule ({@link QueueOverflow}), the budget's room counted as the
-	 * budget counts it. The threads added in one window are one change of size, as the
-	 * tuner reports them in one decision: a thread added for each task that would have
-	 * been refused is what a {@code ThreadPoolExecutor} above its core size does, not a
-	 * resize of the tuner's.
-	 */
-	private boolean overflow(SimulatedPool pool) {
-		if (pool.overflowAllowed <= pool.size) {
-			return false;
-		}
-		List<BudgetMember> members = this.pools.stream().<BudgetMember>map(Member::new).toList();
-		int to = QueueOverflow.grownSize(members.get(this.pools.indexOf(pool)), pool.overflowAllowed, Integer.MAX_VALUE,
-				new ThreadBudget(this.budget, () -> members));
-		if (to < 0) {
-			return false;
-		}
-		int from = pool.size;
-		pool.size = to;
-		if (!pool.overflowedInWindow) {
-			pool.changes.add(new Change((double) this.now / SECOND, from, to, "queue full"));
-			pool.changesInWindow++;
-			pool.overflowedInWindow = true;
-		}
-		pool.maxSizeInWindow = Math.max(pool.maxSizeInWindow, pool.size);
-		this.peakLive = Math.max(this.peakLive, liveThreads());
-		return true;
 	}
 
 	private void start(Task task) {
@@ -474,7 +426,6 @@ final class PoolSimulator {
 			}
 			startQueued(pool);
 		}
-		allowOverflow();
 		this.peakLive = Math.max(this.peakLive, liveThreads());
 		this.peakLiveBySecond.add(this.peakLive);
 		for (int i = 0; i < this.pools.size(); i++) {
@@ -890,16 +841,6 @@ final class PoolSimulator {
 
 		private int size;
 
-		/**
-		 * The most threads the tuner lets it reach for tasks that find its queue full.
-		 */
-		private int overflowAllowed = QueueOverflow.NONE;
-
-		/**
-		 * Whether it grew for a full queue in this window.
-		 */
-		private boolean overflowedInWindow;
-
 		private long arrivalsTotal;
 
 		private long completionsTotal;
@@ -955,7 +896,6 @@ final class PoolSimulator {
 		}
 
 		void resetWindow() {
-			this.overflowedInWindow = false;
 			this.arrivals = 0;
 			this.rejected = 0;
 			this.completions = 0;
