@@ -31,8 +31,6 @@ import io.github.poolpilot.measure.RejectionReason;
  */
 public final class ManagedPool implements BudgetMember {
 
-	private static final long NOT_WAITING = Long.MIN_VALUE;
-
 	private static final String LEASE = "its lease of the cluster-wide limit";
 
 	private final String name;
@@ -43,9 +41,9 @@ public final class ManagedPool implements BudgetMember {
 
 	private final PoolRecorder recorder;
 
-	private volatile PoolBounds bounds;
+	private final ServiceTimeEstimate serviceTime;
 
-	private volatile @Nullable PoolSnapshot lastSnapshot;
+	private volatile PoolBounds bounds;
 
 	private volatile int weight = 1;
 
@@ -63,22 +61,6 @@ public final class ManagedPool implements BudgetMember {
 	private volatile String ceilingReason = LEASE;
 
 	/**
-	 * The least mean service time of any window with completions, or 0 before the first.
-	 */
-	private volatile double bestServiceMs;
-
-	/**
-	 * When the last window closed, on the recorder's clock: the start of the current one.
-	 */
-	private volatile long snapshotAt;
-
-	/**
-	 * When the pool last started to have work in flight with no task ending since: the
-	 * start of the first such window, or {@link #NOT_WAITING}.
-	 */
-	private volatile long busySince = NOT_WAITING;
-
-	/**
 	 * Manage a pool.
 	 * @param name the pool's name
 	 * @param executor the executor that runs its tasks
@@ -93,7 +75,7 @@ public final class ManagedPool implements BudgetMember {
 		this.sizeControl = sizeControl;
 		this.recorder = recorder;
 		this.bounds = bounds;
-		this.snapshotAt = recorder.now();
+		this.serviceTime = new ServiceTimeEstimate(executor, recorder);
 	}
 
 	/**
@@ -407,21 +389,8 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the closed window's snapshot
 	 */
 	public PoolSnapshot takeSnapshot() {
-		long windowStart = this.snapshotAt;
 		PoolSnapshot snapshot = this.recorder.snapshot(this.name, sizes());
-		this.snapshotAt = this.recorder.now();
-		double serviceMs = snapshot.littlesLaw().meanServiceTimeMs();
-		if (snapshot.windowCompletions() > 0) {
-			this.busySince = NOT_WAITING;
-			if (serviceMs > 0 && (this.bestServiceMs == 0 || serviceMs < this.bestServiceMs)) {
-				this.bestServiceMs = serviceMs;
-			}
-		}
-		else if (this.busySince == NOT_WAITING
-				&& (snapshot.windowArrivals() > 0 || snapshot.sizes().activeCount() > 0)) {
-			this.busySince = windowStart;
-		}
-		this.lastSnapshot = snapshot;
+		this.serviceTime.windowClosed(snapshot);
 		return snapshot;
 	}
 
@@ -445,7 +414,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the last snapshot, or {@code null} before the first window closed
 	 */
 	public @Nullable PoolSnapshot lastSnapshot() {
-		return this.lastSnapshot;
+		return this.serviceTime.lastSnapshot();
 	}
 
 	/**
@@ -473,8 +442,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the retry delay for a task refused now
 	 */
 	public Duration retryAfter(int queued) {
-		double drainRate = drainRate();
-		return PoolRejectedException.retryAfter((drainRate > 0) ? queued / drainRate : 0);
+		return this.serviceTime.retryAfter(queued);
 	}
 
 	/**
@@ -487,12 +455,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the drain rate in tasks per second
 	 */
 	public double drainRate() {
-		double serviceMs = expectedServiceMs();
-		if (serviceMs > 0) {
-			return this.executor.getMaximumPoolSize() * 1000 / serviceMs;
-		}
-		PoolSnapshot snapshot = this.lastSnapshot;
-		return (snapshot != null) ? snapshot.littlesLaw().throughput() : 0;
+		return this.serviceTime.drainRate();
 	}
 
 	/**
@@ -506,19 +469,7 @@ public final class ManagedPool implements BudgetMember {
 	 * while nothing is known
 	 */
 	public double expectedServiceMs() {
-		PoolSnapshot snapshot = this.lastSnapshot;
-		if (snapshot == null) {
-			return 0;
-		}
-		double lastServiceMs = snapshot.littlesLaw().meanServiceTimeMs();
-		double known = (snapshot.windowCompletions() > 0 && lastServiceMs > 0) ? lastServiceMs : this.bestServiceMs;
-		long since = this.busySince;
-		if (since == NOT_WAITING && snapshot.windowCompletions() == 0 && this.executor.getActiveCount() > 0) {
-			// Work started in the current window, and nothing ended in the last one.
-			since = this.snapshotAt;
-		}
-		double waitedMs = (since != NOT_WAITING) ? (this.recorder.now() - since) / 1_000_000.0 : 0;
-		return Math.max(known, waitedMs);
+		return this.serviceTime.expectedServiceMs();
 	}
 
 	@Override
