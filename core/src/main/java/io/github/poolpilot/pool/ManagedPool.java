@@ -31,8 +31,6 @@ import io.github.poolpilot.measure.RejectionReason;
  */
 public final class ManagedPool implements BudgetMember {
 
-	private static final String LEASE = "its lease of the cluster-wide limit";
-
 	private final String name;
 
 	private final PoolExecutor executor;
@@ -49,16 +47,7 @@ public final class ManagedPool implements BudgetMember {
 
 	private volatile ThreadBudget budget = ThreadBudget.none();
 
-	/**
-	 * The most threads something outside the pool lets it have now, such as its lease of
-	 * a cluster-wide limit; {@link Integer#MAX_VALUE} for no such limit.
-	 */
-	private volatile int ceiling = Integer.MAX_VALUE;
-
-	/**
-	 * What the ceiling is, in words for a refusal.
-	 */
-	private volatile String ceilingReason = LEASE;
+	private volatile Ceiling ceiling = Ceiling.NONE;
 
 	/**
 	 * Manage a pool.
@@ -134,8 +123,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the core and the maximum size, in that order
 	 */
 	public int[] sizesWithin(PoolBounds bounds) {
-		int ceiling = this.ceiling;
-		int max = Math.min(ceiling, bounds.clamp(this.executor.getMaximumPoolSize()));
+		int max = Math.min(this.ceiling.threads(), bounds.clamp(this.executor.getMaximumPoolSize()));
 		int core = Math.min(max, bounds.clamp(this.executor.getCorePoolSize()));
 		return new int[] { core, max };
 	}
@@ -146,7 +134,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @return the ceiling, {@link Integer#MAX_VALUE} when there is none
 	 */
 	public int ceiling() {
-		return this.ceiling;
+		return this.ceiling.threads();
 	}
 
 	/**
@@ -158,7 +146,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @param ceiling the ceiling, at least 1; {@link Integer#MAX_VALUE} for none
 	 */
 	public void setCeiling(int ceiling) {
-		setCeiling(ceiling, LEASE);
+		setCeiling(ceiling, Ceiling.LEASE);
 	}
 
 	/**
@@ -176,8 +164,7 @@ public final class ManagedPool implements BudgetMember {
 		}
 		ThreadBudget budget = this.budget;
 		budget.change(() -> {
-			this.ceiling = ceiling;
-			this.ceilingReason = reason;
+			this.ceiling = new Ceiling(ceiling, reason);
 			int max = this.executor.getMaximumPoolSize();
 			if (max > ceiling) {
 				resize(Math.min(this.executor.getCorePoolSize(), ceiling), ceiling);
@@ -292,8 +279,9 @@ public final class ManagedPool implements BudgetMember {
 		ThreadBudget budget = this.budget;
 		List<List<Loan>> loans = new ArrayList<>(1);
 		budget.change(() -> {
-			checkCeiling(maxPoolSize);
-			checkSizes(this.name, corePoolSize, maxPoolSize, boundsUnderCeiling());
+			Ceiling ceiling = this.ceiling;
+			ceiling.check(this.name, maxPoolSize, this.executor.getMaximumPoolSize());
+			checkSizes(this.name, corePoolSize, maxPoolSize, ceiling.lower(this.bounds));
 			loans.add(makeRoom(budget, maxPoolSize));
 			apply(corePoolSize, maxPoolSize);
 		});
@@ -309,24 +297,6 @@ public final class ManagedPool implements BudgetMember {
 			this.sizeControl.setCorePoolSize(corePoolSize);
 			this.sizeControl.setMaximumPoolSize(maxPoolSize);
 		}
-	}
-
-	/**
-	 * A pool may grow up to its ceiling, and shrink to it when it is below its
-	 * min-threads.
-	 */
-	private void checkCeiling(int maxPoolSize) {
-		int ceiling = this.ceiling;
-		if (maxPoolSize > ceiling && maxPoolSize > this.executor.getMaximumPoolSize()) {
-			throw new InvalidPoolSizeException("maxPoolSize", "maxPoolSize " + maxPoolSize + " of pool '" + this.name
-					+ "' is above " + this.ceilingReason + " (allowed: at most " + ceiling + ")");
-		}
-	}
-
-	private PoolBounds boundsUnderCeiling() {
-		PoolBounds bounds = this.bounds;
-		int ceiling = this.ceiling;
-		return (ceiling < bounds.minThreads()) ? new PoolBounds(ceiling, bounds.maxThreads()) : bounds;
 	}
 
 	/**
