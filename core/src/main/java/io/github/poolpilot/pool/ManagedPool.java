@@ -281,7 +281,7 @@ public final class ManagedPool implements BudgetMember {
 		budget.change(() -> {
 			Ceiling ceiling = this.ceiling;
 			ceiling.check(this.name, maxPoolSize, this.executor.getMaximumPoolSize());
-			checkSizes(this.name, corePoolSize, maxPoolSize, ceiling.lower(this.bounds));
+			ceiling.lower(this.bounds).check(this.name, corePoolSize, maxPoolSize);
 			loans.add(makeRoom(budget, maxPoolSize));
 			apply(corePoolSize, maxPoolSize);
 		});
@@ -318,7 +318,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @throws InvalidPoolSizeException naming the first violated bound
 	 */
 	public void checkSizes(int corePoolSize, int maxPoolSize) {
-		checkSizes(this.name, corePoolSize, maxPoolSize, this.bounds);
+		this.bounds.check(this.name, corePoolSize, maxPoolSize);
 	}
 
 	/**
@@ -330,27 +330,7 @@ public final class ManagedPool implements BudgetMember {
 	 * @throws InvalidPoolSizeException naming the first violated bound
 	 */
 	public static void checkSizes(String pool, int corePoolSize, int maxPoolSize, PoolBounds bounds) {
-		checkWithinBounds(pool, "corePoolSize", corePoolSize, bounds);
-		checkWithinBounds(pool, "maxPoolSize", maxPoolSize, bounds);
-		if (maxPoolSize < 1) {
-			// A pool whose min-threads is 0 may have no core thread, never no thread.
-			throw new InvalidPoolSizeException("maxPoolSize", "maxPoolSize " + maxPoolSize + " of pool '" + pool
-					+ "' must be at least 1 (allowed: 1 to " + bounds.maxThreads() + ")");
-		}
-		if (corePoolSize > maxPoolSize) {
-			throw new InvalidPoolSizeException("corePoolSize",
-					"corePoolSize " + corePoolSize + " of pool '" + pool + "' must not be greater than maxPoolSize "
-							+ maxPoolSize + " (allowed: " + bounds.minThreads() + " to " + maxPoolSize + ")");
-		}
-	}
-
-	private static void checkWithinBounds(String pool, String field, int size, PoolBounds bounds) {
-		if (size < bounds.minThreads() || size > bounds.maxThreads()) {
-			String violated = (size < bounds.minThreads()) ? "below its min-threads " + bounds.minThreads()
-					: "above its max-threads " + bounds.maxThreads();
-			throw new InvalidPoolSizeException(field, field + " " + size + " of pool '" + pool + "' is " + violated
-					+ " (allowed: " + bounds.minThreads() + " to " + bounds.maxThreads() + ")");
-		}
+		bounds.check(pool, corePoolSize, maxPoolSize);
 	}
 
 	/**
