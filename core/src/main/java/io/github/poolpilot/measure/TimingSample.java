@@ -56,7 +56,12 @@ final class TimingSample {
 	 */
 	private static final int UNIT_STEPS = 1 << 30;
 
-	private final IntUnaryOperator draw;
+	/**
+	 * The draw when it is not {@link #THREAD_LOCAL_RANDOM}, which is called directly
+	 * ({@link #draw(int)}): a call through the interface costs every submit about ten
+	 * instructions more.
+	 */
+	private final @Nullable IntUnaryOperator seeded;
 
 	private final int leastEvery;
 
@@ -99,7 +104,7 @@ final class TimingSample {
 	 * @param draw a uniform draw in [0, bound)
 	 */
 	TimingSample(int leastEvery, int leastCpuEvery, IntUnaryOperator draw) {
-		this.draw = draw;
+		this.seeded = (draw != THREAD_LOCAL_RANDOM) ? draw : null;
 		this.leastEvery = leastEvery;
 		this.leastCpuEvery = leastCpuEvery;
 		this.every = leastEvery;
@@ -116,9 +121,17 @@ final class TimingSample {
 		return (int) ((Integer.toUnsignedLong(word) * bound) >>> 32);
 	}
 
+	/**
+	 * Draw uniformly in [0, bound).
+	 */
+	private int draw(int bound) {
+		IntUnaryOperator seeded = this.seeded;
+		return (seeded != null) ? seeded.applyAsInt(bound) : scaled(ThreadLocalRandom.current().nextInt(), bound);
+	}
+
 	boolean timesThisTask() {
 		int every = this.every;
-		return every == 1 || this.draw.applyAsInt(every) == 0;
+		return every == 1 || draw(every) == 0;
 	}
 
 	/**
@@ -171,13 +184,13 @@ final class TimingSample {
 		if (every <= 1) {
 			return 0;
 		}
-		double u = 1.0 - this.draw.applyAsInt(UNIT_STEPS) / (double) UNIT_STEPS;
+		double u = 1.0 - draw(UNIT_STEPS) / (double) UNIT_STEPS;
 		return (int) Math.min(Integer.MAX_VALUE, Math.log(u) / Math.log1p(-1.0 / every));
 	}
 
 	boolean readsCpuOfThisTask() {
 		int every = this.cpuEvery;
-		return every == 1 || (every > 1 && this.draw.applyAsInt(every) == 0);
+		return every == 1 || (every > 1 && draw(every) == 0);
 	}
 
 	/**
@@ -190,7 +203,7 @@ final class TimingSample {
 
 	void record(long queueWaitNanos, long serviceNanos) {
 		int every = this.histogramEvery;
-		if (every == 1 || this.draw.applyAsInt(every) == 0) {
+		if (every == 1 || draw(every) == 0) {
 			this.queueWait.recordValue(queueWaitNanos);
 			this.service.recordValue(serviceNanos);
 			this.response.recordValue(queueWaitNanos + serviceNanos);
