@@ -16,12 +16,13 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.execution.ManagedExecutorService;
+import io.github.poolpilot.execution.VirtualManagedExecutor;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
-import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.guard.TaskGuard;
-import io.github.poolpilot.execution.VirtualManagedExecutor;
+import io.github.poolpilot.task.ThreadPoolTaskSettings.SpringSizes;
 
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -47,23 +48,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 */
 	public static final int DEFAULT_QUEUE_CAPACITY = 1000;
 
-	private @Nullable String poolName;
-
-	private final ManagedPoolSettings settings = new ManagedPoolSettings();
-
-	private int weight = 1;
-
-	private boolean allowCoreThreadTimeOut;
-
-	private boolean prestartAllCoreThreads;
-
-	private boolean waitForTasksToCompleteOnShutdown;
-
-	private boolean virtualThreads;
-
-	private Duration awaitTermination = Duration.ZERO;
-
-	private @Nullable Function<ManagedPool, List<TaskGuard>> guards;
+	private final ThreadPoolTaskSettings settings = new ThreadPoolTaskSettings();
 
 	private volatile @Nullable ManagedExecutorService managed;
 
@@ -76,7 +61,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param poolName the pool's name
 	 */
 	public void setPoolName(String poolName) {
-		this.poolName = poolName;
+		this.settings.setPoolName(poolName);
 	}
 
 	/**
@@ -85,7 +70,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param bounds the bounds
 	 */
 	public void setBounds(PoolBounds bounds) {
-		this.settings.setBounds(bounds);
+		this.settings.pool().setBounds(bounds);
 	}
 
 	/**
@@ -93,7 +78,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param recorder a recorder builder with the measurement settings
 	 */
 	public void setRecorder(PoolRecorder.Builder recorder) {
-		this.settings.setRecorder(recorder);
+		this.settings.pool().setRecorder(recorder);
 	}
 
 	/**
@@ -101,7 +86,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param registry the registry
 	 */
 	public void setRegistry(PoolRegistry registry) {
-		this.settings.setRegistry(registry);
+		this.settings.pool().setRegistry(registry);
 	}
 
 	/**
@@ -109,7 +94,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param weight the weight
 	 */
 	public void setWeight(int weight) {
-		this.weight = weight;
+		this.settings.setWeight(weight);
 	}
 
 	/**
@@ -118,21 +103,19 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * @param guards the guards for the pool, in the order they check
 	 */
 	public void setGuards(Function<ManagedPool, List<TaskGuard>> guards) {
-		this.guards = guards;
+		this.settings.setGuards(guards);
 	}
 
 	@Override
 	public void setBeanName(String name) {
 		super.setBeanName(name);
-		if (this.poolName == null) {
-			this.poolName = name;
-		}
+		this.settings.setBeanName(name);
 	}
 
 	@Override
 	public void setTaskDecorator(TaskDecorator taskDecorator) {
 		super.setTaskDecorator(taskDecorator);
-		this.settings.setTaskDecorator(taskDecorator);
+		this.settings.pool().setTaskDecorator(taskDecorator);
 	}
 
 	/**
@@ -149,13 +132,13 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 			managed.asThreadPoolExecutor().allowCoreThreadTimeOut(allowCoreThreadTimeOut);
 		}
 		super.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
-		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
+		this.settings.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
 	}
 
 	@Override
 	public void setPrestartAllCoreThreads(boolean prestartAllCoreThreads) {
 		super.setPrestartAllCoreThreads(prestartAllCoreThreads);
-		this.prestartAllCoreThreads = prestartAllCoreThreads;
+		this.settings.setPrestartAllCoreThreads(prestartAllCoreThreads);
 	}
 
 	/**
@@ -168,19 +151,19 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	@Override
 	public void setVirtualThreads(boolean virtualThreads) {
 		super.setVirtualThreads(virtualThreads);
-		this.virtualThreads = virtualThreads;
+		this.settings.setVirtualThreads(virtualThreads);
 	}
 
 	@Override
 	public void setWaitForTasksToCompleteOnShutdown(boolean waitForJobsToCompleteOnShutdown) {
 		super.setWaitForTasksToCompleteOnShutdown(waitForJobsToCompleteOnShutdown);
-		this.waitForTasksToCompleteOnShutdown = waitForJobsToCompleteOnShutdown;
+		this.settings.setWaitForTasksToCompleteOnShutdown(waitForJobsToCompleteOnShutdown);
 	}
 
 	@Override
 	public void setAwaitTerminationMillis(long awaitTerminationMillis) {
 		super.setAwaitTerminationMillis(awaitTerminationMillis);
-		this.awaitTermination = Duration.ofMillis(awaitTerminationMillis);
+		this.settings.setAwaitTermination(Duration.ofMillis(awaitTerminationMillis));
 	}
 
 	@Override
@@ -232,59 +215,12 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	@Override
 	protected ExecutorService initializeExecutor(ThreadFactory threadFactory,
 			RejectedExecutionHandler rejectedExecutionHandler) {
-		String name = (this.poolName != null) ? this.poolName : "managedTaskExecutor";
-		int core = super.getCorePoolSize();
-		int max = super.getMaxPoolSize();
-		PoolBounds bounds = this.settings.getBounds();
-		if (bounds == null) {
-			bounds = new PoolBounds(Math.min(core, 1), max);
-		}
-		ManagedExecutor.Builder builder = this.settings.builder(name, bounds, getQueueCapacity(), threadFactory)
-			.sizes(core, max)
-			.keepAlive(Duration.ofSeconds(getKeepAliveSeconds()))
-			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut);
-		// Spring's default AbortPolicy becomes one that throws PoolRejectedException.
-		builder.rejectionPolicy(rejectedExecutionHandler);
-		// Spring's own hooks pause the pool while the context stops and track running
-		// tasks for a graceful stop; keep them. A virtual pool calls them around each
-		// task on its thread as ThreadPoolExecutor's workers do.
-		ManagedExecutorService executor = this.virtualThreads ? new VirtualManagedExecutor(builder) {
-
-			@Override
-			protected void beforeExecute(Thread thread, Runnable task) {
-				ManagedTaskExecutor.this.beforeExecute(thread, task);
-			}
-
-			@Override
-			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
-				super.afterExecute(task, thrown);
-				ManagedTaskExecutor.this.afterExecute(task, thrown);
-			}
-
-		} : new ManagedExecutor(builder) {
-
-			@Override
-			protected void beforeExecute(Thread thread, Runnable task) {
-				super.beforeExecute(thread, task);
-				ManagedTaskExecutor.this.beforeExecute(thread, task);
-			}
-
-			@Override
-			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
-				super.afterExecute(task, thrown);
-				ManagedTaskExecutor.this.afterExecute(task, thrown);
-			}
-
-		};
-		if (this.prestartAllCoreThreads) {
-			executor.asThreadPoolExecutor().prestartAllCoreThreads();
-		}
-		executor.getPool().setWeight(this.weight);
-		if (this.guards != null) {
-			executor.setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
-		}
+		SpringSizes sizes = new SpringSizes(super.getCorePoolSize(), super.getMaxPoolSize(), getQueueCapacity(),
+				Duration.ofSeconds(getKeepAliveSeconds()));
+		ManagedExecutorService executor = this.settings.build(sizes, threadFactory, rejectedExecutionHandler,
+				this::beforeExecute, this::afterExecute);
 		this.managed = executor;
-		this.settings.started(executor.getPool());
+		this.settings.pool().started(executor.getPool());
 		return executor;
 	}
 
@@ -381,10 +317,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (managed == null) {
 			return;
 		}
-		if (this.waitForTasksToCompleteOnShutdown && !this.awaitTermination.isZero() && !managed.isTerminated()) {
-			PoolLifecycle.stopNow(managed, "did not finish within " + this.awaitTermination);
-		}
-		this.settings.stopped(managed.getPool());
+		this.settings.shutDown(managed);
 	}
 
 }
