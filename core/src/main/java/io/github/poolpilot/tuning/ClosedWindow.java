@@ -39,6 +39,11 @@ final class ClosedWindow {
 	final long offered;
 
 	/**
+	 * The places in the pool's queue.
+	 */
+	final int queueCapacity;
+
+	/**
 	 * Work waits or is turned away: a queue, or more offered than served.
 	 */
 	final boolean queueing;
@@ -57,6 +62,7 @@ final class ClosedWindow {
 			double previousThroughput, long refused) {
 		this.refused = refused;
 		this.offered = snapshot.windowArrivals();
+		this.queueCapacity = snapshot.sizes().queueCapacity();
 		LittlesLaw law = snapshot.littlesLaw();
 		this.law = law;
 		this.completions = snapshot.windowCompletions();

@@ -266,7 +266,7 @@ public final class PoolController {
 			this.surplus.reset();
 			return grow(window, kept, surge, probe != null);
 		}
-		Decision refusing = this.refusals.staff(window, kept, this.steps, this.knee);
+		Decision refusing = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
 		if (refusing != null) {
 			this.surplus.reset();
 			return refusing;
@@ -338,14 +338,16 @@ public final class PoolController {
 			return slowdown;
 		}
 		if (window.cpuLoad > MAX_CPU) {
-			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
+			Decision buffer = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
+			return (buffer != null) ? buffer : Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
 		}
 		// Refusals cut short a rest taken for anything but threads that only waited.
 		if (this.steps.resting() && !(window.refusing() && !this.steps.wastedRest())) {
 			return Decision.hold(size, new GrowthBlocked(this.steps.remaining()), kept, false);
 		}
 		if (window.need <= size) {
-			return Decision.hold(size, new Queueing(window.busy, window.need), kept, true);
+			Decision buffer = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
+			return (buffer != null) ? buffer : Decision.hold(size, new Queueing(window.busy, window.need), kept, true);
 		}
 		if (size >= this.knee.cap()) {
 			return Decision.hold(size, new AtKnee(this.knee.threads(), window.need), kept, true);

@@ -29,6 +29,16 @@ final class RefusalRule {
 	private long refusedBefore = -1;
 
 	/**
+	 * The share of the offered tasks refused that is demand more threads must meet.
+	 */
+	static final double MATERIAL = 0.01;
+
+	/**
+	 * The share of its threads a pool must have kept busy for its refusals to be demand.
+	 */
+	static final double BUSY = 0.5;
+
+	/**
 	 * Return the tasks the pool refused in the window that closed, for want of a thread
 	 * or a place in its queue (not for an open circuit nor a shutdown).
 	 * @param snapshot the window
@@ -43,20 +53,35 @@ final class RefusalRule {
 	}
 
 	/**
-	 * Staff a pool that refused tasks up to the model's size, or return {@code null}.
+	 * Staff a pool that refused tasks, or return {@code null}: up to the model's size
+	 * when it needs more threads than it has, and, when it refused a material share of
+	 * the offered tasks, by that share whatever the model says (bursts, a mix of cheap
+	 * and dear tasks overflow a short queue while the threads are busy less than the
+	 * pool's size on average). While the CPU is saturated more threads serve no more, but
+	 * they hold tasks as a buffer: such a pool grows for its refusals only while the
+	 * threads it may still add outnumber its queue's places. Growth for the share refused
+	 * alone waits while the pool's budget of changes is spent: it meets the refusals of a
+	 * burst, which the next bursts repeat.
 	 * @param window the window that just closed
 	 * @param kept the step this window kept, if any
 	 * @param steps the growth steps' judge
 	 * @param knee the knee seen
+	 * @param changes the pool's budget of changes
 	 * @return the decision to grow, or {@code null}
 	 */
-	@Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps, Knee knee) {
+	@Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps, Knee knee, ChangeBudget changes) {
 		int size = window.size;
-		if (!window.refusing() || window.need <= size || window.cpuLoad > PoolController.MAX_CPU
-				|| steps.wastedRest()) {
+		if (window.refused == 0 || steps.wastedRest()) {
 			return null;
 		}
-		int wanted = window.need + Math.max(1, window.need / 10);
+		boolean cpuBound = window.cpuLoad > PoolController.MAX_CPU;
+		int wanted = size;
+		if (window.refusing() && window.need > size && !cpuBound) {
+			wanted = window.need + Math.max(1, window.need / 10);
+		}
+		if (material(window) && (!cpuBound || buffers(window)) && !changes.spent()) {
+			wanted = Math.max(wanted, fromRefused(window));
+		}
 		// At most half again its size in one step, and half beyond a knee seen: a
 		// downstream's limit is passed by at most 50 %.
 		int most = Math.min((int) Math.ceil(size * PoolController.MAX_GROWTH), knee.cap());
@@ -69,6 +94,35 @@ final class RefusalRule {
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, window.need),
 				kept, true);
+	}
+
+	/**
+	 * Return whether the pool refused more than {@value #MATERIAL} of the tasks offered
+	 * while its threads were busy at least {@value #BUSY} of the window: a pool whose
+	 * threads mostly idled refused for something else than their number (a stall), and
+	 * one whose service time passed its base refused because its tasks take longer: its
+	 * threads wait for something they share (a downstream, the cores), which more would
+	 * wait for too.
+	 */
+	private static boolean material(ClosedWindow window) {
+		return window.refusedShare() > MATERIAL && window.busy >= BUSY * window.size && !window.slowed();
+	}
+
+	/**
+	 * The size that serves the tasks refused too if the throughput grows with the
+	 * threads: the size over the share served, at least one thread more.
+	 */
+	private static int fromRefused(ClosedWindow window) {
+		double served = 1 - Math.min(window.refusedShare(), 0.5);
+		return Math.max(window.size + 1, (int) Math.ceil(window.size / served));
+	}
+
+	/**
+	 * Return whether the threads the pool may still add outnumber its queue's places:
+	 * then they are a material part of the tasks the pool at its max-threads would hold.
+	 */
+	private static boolean buffers(ClosedWindow window) {
+		return window.bounds.maxThreads() - window.size > window.queueCapacity;
 	}
 
 }

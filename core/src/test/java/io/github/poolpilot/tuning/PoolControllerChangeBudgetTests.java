@@ -11,6 +11,7 @@ import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 
@@ -99,6 +100,35 @@ class PoolControllerChangeBudgetTests {
 		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
 		assertThat(shrink.threads()).isEqualTo(3);
 		assertThat(shrink.cause()).isEqualTo(new Surplus(3, PoolController.SHRINK_WINDOWS));
+	}
+
+	@Test
+	void aPoolThatRefusedAMaterialShareGrowsByItThoughTheModelNeedsNoMore() {
+		// 100/s of 150 ms offered to 20 threads: R = 15, busy 12 of 20; then a burst's
+		// 20 refusals, a fifth of the offered tasks: 20 / 0.8 = 25 threads.
+		decideRefusing(0, 0.2, BOUNDS);
+		Decision grow = decideRefusing(20, 0.2, BOUNDS);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(25);
+		assertThat(grow.cause()).isInstanceOf(Refusing.class);
+	}
+
+	@Test
+	void aPoolWithItsCpuSaturatedGrowsForRefusalsOnlyWhileTheThreadsItMayAddOutnumberItsQueue() {
+		// A queue of 100: at most 44 threads more of 64 hold fewer tasks than it does.
+		decideRefusing(0, 0.95, BOUNDS);
+		assertThat(decideRefusing(20, 0.95, BOUNDS).changed()).isFalse();
+		// Up to 400 threads: the pool fixed at its max would hold 380 more.
+		PoolController controller = new PoolController(this.clock);
+		PoolBounds wide = new PoolBounds(1, 400);
+		controller.decide(withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
+		Decision grow = controller.decide(withRefusals(window(100, 80, 150, 20, 0), 20), 20, wide, 0.95);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(25);
+	}
+
+	private Decision decideRefusing(long refusedSoFar, double cpuLoad, PoolBounds bounds) {
+		return this.controller.decide(withRefusals(window(100, 80, 150, 20, 0), refusedSoFar), 20, bounds, cpuLoad);
 	}
 
 	/**
