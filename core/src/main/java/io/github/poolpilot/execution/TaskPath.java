@@ -29,9 +29,16 @@ final class TaskPath {
 
 	private volatile @Nullable TaskGuard guard;
 
+	/**
+	 * Whether every task is wrapped, timed or not: the pool has a guard or a task
+	 * decorator. One read tells a submit that it may hand an untimed task on as it is.
+	 */
+	private volatile boolean wrapsEveryTask;
+
 	TaskPath(PoolRecorder recorder, @Nullable UnaryOperator<Runnable> decorator) {
 		this.recorder = recorder;
 		this.decorator = decorator;
+		this.wrapsEveryTask = decorator != null;
 	}
 
 	PoolRecorder recorder() {
@@ -44,6 +51,7 @@ final class TaskPath {
 
 	void setGuard(@Nullable TaskGuard guard) {
 		this.guard = guard;
+		this.wrapsEveryTask = guard != null || this.decorator != null;
 	}
 
 	/**
@@ -66,7 +74,12 @@ final class TaskPath {
 	 * @throws PoolRejectedException when the guard refuses it, counted as rejected
 	 */
 	Runnable acceptUncounted(Runnable command) {
-		return wrapped(command, this.recorder.timesThisTask());
+		// The common case first, an untimed task of a pool that wraps only timed ones:
+		// handed on as it is, after one flag and the draw.
+		if (this.wrapsEveryTask) {
+			return wrapped(command, this.recorder.timesThisTask());
+		}
+		return this.recorder.timesThisTask() ? wrapped(command, true) : command;
 	}
 
 	private Runnable wrapped(Runnable command, boolean sampled) {
