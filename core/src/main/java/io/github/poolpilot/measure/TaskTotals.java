@@ -126,7 +126,12 @@ final class TaskTotals {
 	 * outcomes counts it as arrived from now on.
 	 */
 	void started() {
-		current().add(WorkerTotals.STARTED, 1);
+		// A pool's own thread, the common case, counts in its own totals without asking
+		// whether totals are shared: its totals are read with the shared ones all the
+		// same.
+		if (!(Thread.currentThread() instanceof WorkerThread worker) || !worker.countedStart(this)) {
+			current().add(WorkerTotals.STARTED, 1);
+		}
 	}
 
 	/**

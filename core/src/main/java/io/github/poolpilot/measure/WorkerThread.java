@@ -27,6 +27,21 @@ final class WorkerThread extends Thread {
 	}
 
 	/**
+	 * Count a task's start in this thread's totals, if they are the given pool's and were
+	 * made already; called on this thread.
+	 * @param pool the totals being added to
+	 * @return whether it was counted
+	 */
+	boolean countedStart(TaskTotals pool) {
+		WorkerTotals totals = this.totals;
+		if (totals == null || pool != this.owner) {
+			return false;
+		}
+		totals.addOwn(WorkerTotals.STARTED);
+		return true;
+	}
+
+	/**
 	 * Return this thread's totals for the given pool's totals, made on first use; called
 	 * on this thread.
 	 * @param pool the totals being added to

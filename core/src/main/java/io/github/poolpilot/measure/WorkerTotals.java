@@ -111,6 +111,15 @@ final class WorkerTotals {
 		}
 	}
 
+	/**
+	 * Add one to a field of totals that a thread owns, on that thread.
+	 * @param field the field
+	 */
+	void addOwn(int field) {
+		int index = PADDING + field;
+		VALUES.setRelease(this.values, index, this.values[index] + 1);
+	}
+
 	long get(int field) {
 		return (long) VALUES.getAcquire(this.values, PADDING + field);
 	}
