@@ -49,7 +49,14 @@ final class TaskPath {
 		return this.guard;
 	}
 
-	void setGuard(@Nullable TaskGuard guard) {
+	/**
+	 * Set the guard, or take it off. The guard and {@link #wrapsEveryTask} are written
+	 * together under this object's lock: two threads setting the guard at once could
+	 * otherwise leave one's guard with the other's flag, and a guard set with the flag
+	 * down is never asked about an untimed task. Submits read both without the lock.
+	 * @param guard the guard, or {@code null} for none
+	 */
+	synchronized void setGuard(@Nullable TaskGuard guard) {
 		this.guard = guard;
 		this.wrapsEveryTask = guard != null || this.decorator != null;
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.guard.TaskGuard;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Sizes;
@@ -131,6 +132,47 @@ class TaskPathTests {
 		assertThat(decorated).hasValue(1);
 		assertThat(reads.get()).isEqualTo(readsBefore);
 		assertThat(recorder.taskCounts()).isEqualTo(new PoolSnapshot.TaskCounts(1, 1, 0, 0, 0));
+	}
+
+	@Test
+	void aGuardSetWhileAnotherIsTakenOffGuardsEveryTaskOnceItIsTheOneLeft() throws Exception {
+		// Two threads set and take off the guard at once, round after round; whichever
+		// write is left, the pool's untimed tasks must follow it: guarded when a guard is
+		// left, handed on as submitted when none is.
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).timingSampleEvery(1 << 30).build();
+		TaskPath path = new TaskPath(recorder, null);
+		TaskGuard guard = new TaskGuard() {
+		};
+		int rounds = 20_000;
+		AtomicInteger round = new AtomicInteger();
+		AtomicInteger done = new AtomicInteger();
+		Thread setter = new Thread(() -> {
+			for (int i = 1; i <= rounds; i++) {
+				while (round.get() < i) {
+					Thread.onSpinWait();
+				}
+				path.setGuard(guard);
+				done.incrementAndGet();
+			}
+		});
+		setter.setDaemon(true);
+		setter.start();
+		Runnable task = () -> {
+		};
+		int unguarded = 0;
+		for (int i = 1; i <= rounds; i++) {
+			round.set(i);
+			path.setGuard(null);
+			while (done.get() < i) {
+				Thread.onSpinWait();
+			}
+			boolean guarded = path.acceptUncounted(task) != task;
+			if ((path.guard() != null) != guarded) {
+				unguarded++;
+			}
+		}
+		setter.join(10_000);
+		assertThat(unguarded).as("rounds whose tasks did not follow the guard left").isZero();
 	}
 
 }
