@@ -113,7 +113,7 @@ public final class PoolController {
 
 	private final SurgeWatch surges = new SurgeWatch();
 
-	private final SlowdownRule slowdown = new SlowdownRule();
+	private final SlowdownRule slowdown;
 
 	private final RefusalRule refusals = new RefusalRule();
 
@@ -129,6 +129,12 @@ public final class PoolController {
 	 * Saturated windows in a row that held the pool's size.
 	 */
 	private int saturatedHolds;
+
+	/**
+	 * Windows in a row that refused no work, up to {@value WindowNoise#LEVEL_WINDOWS}
+	 * (none refused before the first): a probe down waits for as many.
+	 */
+	private int windowsWithoutRefusals = WindowNoise.LEVEL_WINDOWS;
 
 	private double lastThroughput = Double.NaN;
 
@@ -177,6 +183,7 @@ public final class PoolController {
 	public PoolController(NanoClock clock) {
 		this.probes = new DownProbe(clock, this.throughputNoise);
 		this.knee = new Knee(clock);
+		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise);
 		this.changes = new ChangeBudget(clock);
 		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
 	}
@@ -214,6 +221,8 @@ public final class PoolController {
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
 		this.surplus.needed(window.need);
+		this.windowsWithoutRefusals = (window.refused > 0) ? 0
+				: Math.min(this.windowsWithoutRefusals + 1, WindowNoise.LEVEL_WINDOWS);
 		Decision decision = decide(window);
 		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
 		this.standing = decision;
@@ -294,14 +303,14 @@ public final class PoolController {
 				return held;
 			}
 			// A chain of probes goes on while each holds the throughput; a new one starts
-			// once the pool held its size for a while. A pool that refused work in the
-			// window probes down only when its threads were seen to wait elsewhere (a
-			// step
-			// whose service time rose with it, a cut that relieved, a probe that held):
-			// fewer threads would refuse more otherwise. A new chain waits while the
+			// once the pool held its size for a while. A pool that refused work in one of
+			// the windows a probe is compared with probes down only when its threads were
+			// seen to wait elsewhere (a step whose service time rose with it, a cut that
+			// relieved, a probe that held): fewer threads would refuse more otherwise, as
+			// in the next burst. A new chain waits while the
 			// pool's budget of changes is spent; one under way goes on to the knee.
 			boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
-					&& (window.refused == 0 || this.steps.wastedRest());
+					&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest());
 			Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 			return (probe != null) ? probe : held;
 		}

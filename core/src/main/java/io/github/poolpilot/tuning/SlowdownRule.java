@@ -8,15 +8,28 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
 /**
- * Give back threads when the service time passed {@value #SLOWDOWN}× its base without
- * more throughput (a saturated downstream, a busy CPU): towards a tenth beyond X·S₀, the
- * threads the throughput keeps busy at the base service time, a quarter at most a window,
- * and never below the pool's min-threads; a pool held there by its min-threads is left to
- * the other rules. Each cut is judged in the next window: when the service time did not
- * shorten by at least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer
- * threads relieve (a slow database for every caller, larger requests), so the cut is
- * undone and the rule stays off until the service time is back within {@value #SLOWDOWN}×
- * its base.
+ * Give back threads that only wait for something the pool's threads share (a downstream's
+ * calls, the cores): when the service time at the pool's size is over {@value #SLOWDOWN}×
+ * what it was at a smaller size in the last {@value WindowNoise#WINDOWS} windows, by more
+ * than the windows' noise, without more throughput. The service time grew with the
+ * threads, so they wait for one another. A service time that rose at one size says
+ * nothing of the kind (a downstream slower for every caller, a mix of work with more
+ * expensive tasks), and neither does one measured against the least window of many (a
+ * noisy mix of work has cheap windows): each size's level is the mean of its last windows
+ * ({@link WindowNoise}), and only a size measured over {@value #MEASURED_WINDOWS} windows
+ * or more counts. The cut goes towards a tenth beyond X·S, the threads the throughput
+ * keeps busy at the smaller size's service time S, never below that size, a quarter at
+ * most a window, and never below the pool's min-threads; a pool held there by its
+ * min-threads is left to the other rules. A pool that refused more than
+ * {@value #REFUSING} of the tasks offered in the window is cut only down to a tenth
+ * beyond a knee seen, and not at all without one: fewer threads would refuse more, unless
+ * a downstream is the limit.
+ * <p>
+ * Each cut is judged in the next window: when the service time did not shorten by at
+ * least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer threads
+ * relieve, so the cut is undone and the rule stays off until the service time is back
+ * within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it by more than its
+ * noise relieved ({@link #relieved()}).
  *
  * @author poolpilot authors
  */
@@ -25,6 +38,21 @@ final class SlowdownRule {
 	static final double SLOWDOWN = 1.5;
 
 	static final double MIN_RELIEF = 0.1;
+
+	/**
+	 * The most of the offered tasks a pool may refuse in a window and be cut without a
+	 * knee seen.
+	 */
+	static final double REFUSING = 0.05;
+
+	/**
+	 * The fewest windows at a smaller size whose service time the rule compares with.
+	 */
+	static final int MEASURED_WINDOWS = 1;
+
+	private final Knee knee;
+
+	private final WindowNoise serviceTimes;
 
 	/**
 	 * A cut being judged: the size before it, and the mean service time that prompted it.
@@ -39,70 +67,117 @@ final class SlowdownRule {
 	private boolean relieved;
 
 	/**
+	 * Create the rule.
+	 * @param knee the knee seen, below which a pool that refuses work is not cut
+	 * @param serviceTimes the pool's mean service time window to window, with its sizes
+	 */
+	SlowdownRule(Knee knee, WindowNoise serviceTimes) {
+		this.knee = knee;
+		this.serviceTimes = serviceTimes;
+	}
+
+	/**
 	 * Judge the cut made in the last window, if any.
 	 * @param window the window since
 	 * @return the decision that undoes it when it did not shorten the service time, or
-	 * {@code null}: no cut, or one that relieved ({@link #relieved()})
+	 * {@code null}: no cut, or one that stands
 	 */
 	@Nullable Decision judge(ClosedWindow window) {
 		this.relieved = false;
-		if (!(window.serviceMs() > SLOWDOWN * window.baseServiceMs)) {
+		if (congestion(window) == null) {
 			this.notOurs = false;
 		}
 		Cut cut = this.cut;
 		this.cut = null;
-		if (cut == null) {
+		if (cut == null || window.completions == 0) {
 			return null;
 		}
-		if (window.completions > 0 && window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
+		if (window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
 			this.notOurs = true;
 			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
 					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
 		}
-		this.relieved = true;
+		double shortened = 1 - window.serviceMs() / cut.serviceMs;
+		this.relieved = shortened > WindowNoise.SIGNIFICANT * error(1, cut.windows);
 		return null;
 	}
 
 	/**
-	 * Return whether the last {@link #judge} found a cut that shortened the service time:
-	 * the threads it took only waited.
+	 * Return whether the last {@link #judge} found a cut that shortened the service time
+	 * by more than its noise: the threads it took only waited.
 	 */
 	boolean relieved() {
 		return this.relieved;
 	}
 
 	/**
-	 * Cut a saturated pool whose service time slowed down, or hold it, or return
-	 * {@code null} when it did not slow down.
+	 * Cut a saturated pool whose threads wait for one another, or hold it, or return
+	 * {@code null} when they do not.
 	 * @param window the window that just closed
 	 * @param kept the step this window kept, if any
 	 * @return the decision, or {@code null}
 	 */
 	@Nullable Decision apply(ClosedWindow window, @Nullable KeptStep kept) {
-		double slowdown = window.serviceMs() / window.baseServiceMs;
 		boolean throughputRising = !(window.throughput() <= window.previousThroughput * 1.05);
-		if (!(slowdown > SLOWDOWN) || throughputRising || this.notOurs) {
+		Congestion congestion = (throughputRising || this.notOurs) ? null : congestion(window);
+		if (congestion == null) {
 			return null;
 		}
 		int size = window.size;
-		// Little's law: X·S₀ threads serve this throughput when nothing is congested.
-		double useful = window.throughput() * window.baseServiceMs / 1000;
-		int wanted = Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), size - Math.max(1, size / 4));
+		// Little's law: X·S threads serve this throughput at the smaller size's service
+		// time.
+		double useful = window.throughput() * congestion.serviceMs / 1000;
+		int wanted = Math.max(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), congestion.threads),
+				size - Math.max(1, size / 4));
+		if (window.refusedShare() > REFUSING) {
+			if (!this.knee.known()) {
+				return null;
+			}
+			wanted = Math.max(wanted, (int) Math.ceil(this.knee.threads() * (1 + PoolController.KNEE_MARGIN)));
+		}
 		int target = window.bounds.clamp(wanted);
-		Slowdown reason = new Slowdown(slowdown, window.baseServiceMs);
+		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);
 		if (target < size) {
-			this.cut = new Cut(size, window.serviceMs());
+			this.cut = new Cut(size, congestion.here.mean(), congestion.here.windows());
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
 		}
 		if (wanted < size) {
 			// At its min-threads the pool cannot be cut to learn whether fewer threads
-			// relieve the service time, which may only have changed with the mix of work
-			// (a
-			// web server's requests): the rule leaves it to the others, whose steps are
-			// judged by what they bring.
+			// relieve the service time: the rule leaves it to the others, whose steps
+			// are judged by what they bring.
 			return null;
 		}
 		return Decision.hold(size, reason, kept, false);
+	}
+
+	/**
+	 * Return how the service time at the window's size compares with the least measured
+	 * at a smaller size, or {@code null} when it is not over {@value #SLOWDOWN}× it by
+	 * more than its noise.
+	 */
+	private @Nullable Congestion congestion(ClosedWindow window) {
+		WindowNoise.Level here = this.serviceTimes.level(window.size);
+		if (window.completions == 0 || here.windows() == 0) {
+			return null;
+		}
+		WindowNoise.Sized below = this.serviceTimes.leastBelow(window.size, MEASURED_WINDOWS);
+		if (below == null) {
+			return null;
+		}
+		double ratio = here.mean() / below.level().mean();
+		double error = error(here.windows(), below.level().windows());
+		if (!(ratio > SLOWDOWN) || !(ratio - 1 > WindowNoise.SIGNIFICANT * error)) {
+			return null;
+		}
+		return new Congestion(ratio, below.level().mean(), below.size(), here);
+	}
+
+	/**
+	 * The standard error of the relative difference of two levels of the service time,
+	 * over so many windows each, from the windows' noise.
+	 */
+	private double error(int windows, int otherWindows) {
+		return Math.sqrt(this.serviceTimes.relativeVariance() * (1.0 / windows + 1.0 / otherWindows));
 	}
 
 	/**
@@ -113,7 +188,7 @@ final class SlowdownRule {
 	 * @param serviceMs the mean service time that prompted it
 	 */
 	void watch(int from, double serviceMs) {
-		this.cut = new Cut(from, serviceMs);
+		this.cut = new Cut(from, serviceMs, 1);
 	}
 
 	void cancel() {
@@ -121,9 +196,21 @@ final class SlowdownRule {
 	}
 
 	/**
-	 * A cut: the size before it, and the mean service time that prompted it.
+	 * A cut: the size before it, and the mean service time that prompted it, over so many
+	 * windows.
 	 */
-	private record Cut(int from, double serviceMs) {
+	private record Cut(int from, double serviceMs, int windows) {
+	}
+
+	/**
+	 * The service time at the pool's size against the least at a smaller size.
+	 *
+	 * @param ratio the one over the other
+	 * @param serviceMs the smaller size's
+	 * @param threads the smaller size
+	 * @param here the level at the pool's size
+	 */
+	private record Congestion(double ratio, double serviceMs, int threads, WindowNoise.Level here) {
 	}
 
 }

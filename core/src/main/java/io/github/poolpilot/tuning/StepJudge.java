@@ -152,10 +152,12 @@ final class StepJudge {
 			}
 		}
 		this.growthRest.reset();
-		if (window.queueing && (gain + error) / added < PoolController.KNEE_EFFICIENCY) {
+		if (window.queueing && (gain + error) / added < PoolController.KNEE_EFFICIENCY
+				&& gain + WindowNoise.SIGNIFICANT * error >= 0) {
 			// It crossed the knee, where threads stop paying, by more than a standard
 			// error of the windows' noise: the new throughput needs only about
-			// from · X₁/X₀ of them.
+			// from · X₁/X₀ of them. A throughput that fell by more than its noise
+			// measured a lull, not the threads: no knee below where the step began.
 			this.knee.learn(step.from * (1 + gain));
 		}
 		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()) {

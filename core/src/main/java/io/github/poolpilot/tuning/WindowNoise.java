@@ -1,5 +1,7 @@
 package io.github.poolpilot.tuning;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How much one of a pool's figures (its throughput, its service time) varies from window
  * to window while its size holds: the noise that a step's difference must exceed before
@@ -103,6 +105,49 @@ final class WindowNoise {
 	}
 
 	/**
+	 * Return the least level of the sizes below a given one among the windows kept: for
+	 * each size, the mean of its last {@value #LEVEL_WINDOWS} windows, wherever they lie.
+	 * @param below the size the others must be below
+	 * @param fewest the fewest windows a size needs to count
+	 * @return the least level and its size, or {@code null} when no size counts
+	 */
+	@Nullable Sized leastBelow(int below, int fewest) {
+		int filled = Math.min(this.count, WINDOWS);
+		Sized least = null;
+		for (int i = filled - 1; i >= 0; i--) {
+			int size = sizeAt(i);
+			if (size < 0 || size >= below || seenLater(size, i)) {
+				continue;
+			}
+			int windows = 0;
+			double sum = 0;
+			for (int j = i; j >= 0 && windows < LEVEL_WINDOWS; j--) {
+				if (sizeAt(j) == size) {
+					windows++;
+					sum += valueAt(j);
+				}
+			}
+			if (windows >= fewest && (least == null || sum / windows < least.level().mean())) {
+				least = new Sized(size, new Level(sum / windows, windows));
+			}
+		}
+		return least;
+	}
+
+	/**
+	 * Whether a window after the i-th had the given size.
+	 */
+	private boolean seenLater(int size, int i) {
+		int filled = Math.min(this.count, WINDOWS);
+		for (int j = i + 1; j < filled; j++) {
+			if (sizeAt(j) == size) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * The i-th of the windows kept, oldest first.
 	 */
 	private int sizeAt(int i) {
@@ -125,6 +170,16 @@ final class WindowNoise {
 	 * @param windows how many windows
 	 */
 	record Level(double mean, int windows) {
+
+	}
+
+	/**
+	 * A figure's level at one size.
+	 *
+	 * @param size the size
+	 * @param level its level there
+	 */
+	record Sized(int size, Level level) {
 
 	}
 

@@ -34,15 +34,25 @@ class PoolControllerChangeBudgetTests {
 
 	@Test
 	void aPoolThatSpentItsBudgetCutsForASlowdownOnlyOnceTheOldestChangeIsAMinuteOld() {
-		spendTheBudget(12);
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		// Three times its base service time without more throughput: a cut, which waits
-		// until the first of the eight changes, made at 1 s, is a minute old.
+		// 20 ms tasks on 8 threads, then eight changes a second apart, from 0 s.
+		for (int i = 0; i < 3; i++) {
+			this.controller.applied(8);
+			decide(200, 200, 20, 8, 0);
+		}
+		for (int i = ChangeBudget.CHANGES - 1; i >= 0; i--) {
+			this.controller.applied((i % 2 == 0) ? 12 : 13);
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		// Three times the service time it had on 8 threads without more throughput, in
+		// the first window at 12 throughout: a cut, which waits until the first of the
+		// eight changes is a minute old.
+		decide(400, 200, 60, 12, 40);
+		this.controller.applied(12);
 		Decision held = decide(400, 200, 60, 12, 40);
 		assertThat(held.action()).isEqualTo(Action.HOLD);
 		assertThat(held.cause()).isEqualTo(new ChangesSpent(8, Duration.ofSeconds(52)));
 		this.clock.advance(Duration.ofSeconds(52));
+		this.controller.applied(12);
 		Decision cut = decide(400, 200, 60, 12, 40);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.cause()).isEqualTo(new Slowdown(3.0, 20.0));

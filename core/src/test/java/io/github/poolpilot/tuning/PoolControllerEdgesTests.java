@@ -121,32 +121,32 @@ class PoolControllerEdgesTests {
 
 	@Test
 	void aServiceTimeOfExactlyOneAndAHalfItsBaseIsNoSlowdown() {
-		baseOf20Ms();
-		Decision decision = decide(400, 200, 30, 6, 40, 0.2);
+		baseOf20MsOn4Threads();
+		Decision decision = decideHeld(400, 200, 30, 6, 40, 0.2);
 		assertThat(decision.cause()).isNotInstanceOf(Slowdown.class);
 	}
 
 	@Test
 	void aServiceTimeJustOverOneAndAHalfItsBaseWithoutMoreThroughputIsASlowdown() {
-		baseOf20Ms();
-		Decision decision = decide(400, 200, 30.1, 6, 40, 0.2);
+		baseOf20MsOn4Threads();
+		Decision decision = decideHeld(400, 200, 30.1, 6, 40, 0.2);
 		assertThat(decision.cause()).isInstanceOf(Slowdown.class);
 		assertThat(decision.limited()).isTrue();
 	}
 
 	@Test
 	void throughputUpByExactlyFivePercentIsNotRising() {
-		baseOf20Ms();
+		baseOf20MsOn4Threads();
 		// 200/s in the last window, 210/s now: not rising, so a slower service is cut.
-		Decision decision = decide(400, 210, 60, 12, 40, 0.2);
+		Decision decision = decideHeld(400, 210, 60, 12, 40, 0.2);
 		assertThat(decision.action()).isEqualTo(Action.SHRINK);
 		assertThat(decision.cause()).isInstanceOf(Slowdown.class);
 	}
 
 	@Test
 	void throughputUpByMoreThanFivePercentIsRising() {
-		baseOf20Ms();
-		Decision decision = decide(400, 211, 60, 12, 40, 0.2);
+		baseOf20MsOn4Threads();
+		Decision decision = decideHeld(400, 211, 60, 12, 40, 0.2);
 		assertThat(decision.cause()).isNotInstanceOf(Slowdown.class);
 	}
 
@@ -195,14 +195,32 @@ class PoolControllerEdgesTests {
 	}
 
 	/**
-	 * The service three times slower on 12 threads: cut to 9.
+	 * The service three times slower on 12 threads than on 4: cut to 9.
 	 */
 	private void cutAt60Ms() {
-		decide(400, 400, 20, 12, 0, 0.2);
-		decide(400, 400, 20, 12, 0, 0.2);
-		Decision cut = decide(400, 200, 60, 12, 40, 0.2);
+		baseOf20MsOn4Threads();
+		Decision cut = decideHeld(400, 200, 60, 12, 40, 0.2);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.threads()).isEqualTo(9);
+	}
+
+	/**
+	 * Windows of 20 ms tasks at 200/s on 4 threads, which the pool had throughout them,
+	 * not saturated: the service time a larger size is compared with.
+	 */
+	private void baseOf20MsOn4Threads() {
+		for (int i = 0; i < 3; i++) {
+			decideHeld(200, 200, 20, 4, 0, 0.2);
+		}
+	}
+
+	/**
+	 * A window at a size the pool had throughout it, as the tuner tells its controller.
+	 */
+	private Decision decideHeld(double arrivalRate, double throughput, double serviceMs, int size, int queued,
+			double cpuLoad) {
+		this.controller.applied(size);
+		return decide(arrivalRate, throughput, serviceMs, size, queued, cpuLoad);
 	}
 
 	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued,

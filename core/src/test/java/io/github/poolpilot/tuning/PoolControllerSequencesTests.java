@@ -173,10 +173,13 @@ class PoolControllerSequencesTests {
 
 	@Test
 	void aCutThatDidNotHelpIsUndoneAndTheKneeForgotten() {
-		growTo17WithAKneeAt11();
+		assertThat(decide(1_500_000, 1_000_000, 0.008, 8, 50).to()).isEqualTo(12);
+		this.controller.applied(12);
+		assertThat(decide(3_000_000, 1_440_000, 0.008, 12, 50).to()).isEqualTo(17);
 		assertThat(this.controller.decide(window(1_440_000, 1_440_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2).changed())
 			.isFalse();
-		// Twice as slow with no more throughput: cut by a quarter.
+		// Twice as slow as on 12 threads with no more throughput: cut by a quarter.
+		this.controller.applied(17);
 		Decision cut = decide(3_000_000, 1_440_000, 0.016, 17, 50);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.to()).isEqualTo(13);
@@ -191,14 +194,15 @@ class PoolControllerSequencesTests {
 
 	@Test
 	void aCutThatShortenedTheServiceTimeRestsGrowth() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		assertThat(decide(400, 200, 60, 12, 40).to()).isEqualTo(9);
-		// 54 ms on 9: a tenth shorter, the cut stands; the service is still slow.
-		assertThat(decide(400, 200, 54, 9, 40).action()).isNotEqualTo(Action.RESTORE);
-		// Back at its base and saturated, needing 19: the threads the cuts took only
+		cutFrom12To9();
+		// 54 ms on 9: a tenth shorter, the cut stands; the service is still slow, and the
+		// next cut goes to the 8 threads that took 20 ms.
+		this.controller.applied(9);
+		assertThat(decide(400, 200, 54, 9, 40).to()).isEqualTo(8);
+		// Back at 20 ms and saturated, needing 19: the threads the cuts took only
 		// waited, and more would wait too.
-		Decision held = decide(600, 450, 20, 7, 40);
+		this.controller.applied(8);
+		Decision held = decide(600, 450, 20, 8, 40);
 		assertThat(held.action()).isEqualTo(Action.HOLD);
 		assertThat(held.cause()).isEqualTo(new GrowthBlocked(Duration.ofSeconds(30)));
 	}
@@ -228,9 +232,7 @@ class PoolControllerSequencesTests {
 
 	@Test
 	void aSurgeEndsTheCutBeingJudged() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		assertThat(decide(400, 200, 60, 12, 40).to()).isEqualTo(9);
+		cutFrom12To9();
 		surge(9);
 		assertThat(decide(400, 200, 60, 9, 40).action()).isNotEqualTo(Action.RESTORE);
 	}
@@ -270,6 +272,19 @@ class PoolControllerSequencesTests {
 	 * +44 % throughput on 12 crossed the knee at 8 · 1.44 = 11.52 threads: the next step
 	 * stops at 17.
 	 */
+	/**
+	 * 20 ms tasks at 200/s on 8 threads, then three times as long on 12 without more
+	 * throughput: cut to 9.
+	 */
+	private void cutFrom12To9() {
+		for (int i = 0; i < 2; i++) {
+			this.controller.applied(8);
+			decide(200, 200, 20, 8, 0);
+		}
+		this.controller.applied(12);
+		assertThat(decide(400, 200, 60, 12, 40).to()).isEqualTo(9);
+	}
+
 	private void growTo17WithAKneeAt11() {
 		assertThat(decide(1_500_000, 1_000_000, 0.008, 8, 50).to()).isEqualTo(12);
 		assertThat(decide(3_000_000, 1_440_000, 0.008, 12, 50).to()).isEqualTo(17);

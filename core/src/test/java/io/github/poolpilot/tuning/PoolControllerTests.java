@@ -170,10 +170,10 @@ class PoolControllerTests {
 	void aCutThatShortensTheServiceTimeIsKeptAndTheNextMayFollow() {
 		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
 		// Fewer threads queue less at the downstream: 45 ms, a quarter shorter. The next
-		// cut goes towards a tenth beyond X·S₀ = 200/s · 20 ms = 4 threads, a quarter at
-		// most.
-		Decision next = decide(400, 200, 45, 9, 40);
-		assertThat(next.threads()).isEqualTo(7);
+		// cut goes towards a tenth beyond X·S = 200/s · 20 ms = 4 threads, a quarter at
+		// most, but not below the 8 threads that were measured at 20 ms.
+		Decision next = decideHeld(400, 200, 45, 9, 40);
+		assertThat(next.threads()).isEqualTo(8);
 		assertThat(next.action()).isEqualTo(Action.SHRINK);
 		assertThat(next.cause()).isEqualTo(new Slowdown(2.25, 20.0));
 	}
@@ -183,17 +183,18 @@ class PoolControllerTests {
 		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
 		// Still 60 ms with 9 threads: the service is slower for everyone, not congested
 		// by this pool, and fewer threads only serve less.
-		Decision restore = decide(400, 150, 60, 9, 100);
+		Decision restore = decideHeld(400, 150, 60, 9, 100);
 		assertThat(restore.threads()).isEqualTo(12);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
 		assertThat(restore.cause()).isEqualTo(new CutDidNotHelp(60.0, 60.0));
 		// The same slowdown does not cut again: the pool is judged as any saturated pool.
-		Decision after = decide(400, 200, 60, 12, 100);
+		Decision after = decideHeld(400, 200, 60, 12, 100);
 		assertThat(after.threads()).isGreaterThanOrEqualTo(12);
 		assertThat(after.action()).isNotEqualTo(Action.SHRINK);
-		// Once the service time is back near its base, a new slowdown is cut again.
-		decide(400, 400, 20, after.threads(), 0);
-		Decision again = decide(400, 200, 60, 13, 40);
+		// Once the service time is back near what it was on 8 threads, a new slowdown is
+		// cut again.
+		decideHeld(400, 400, 20, after.threads(), 0);
+		Decision again = decideHeld(400, 200, 60, 13, 40);
 		assertThat(again.action()).isEqualTo(Action.SHRINK);
 		assertThat(again.to()).isEqualTo(10);
 		assertThat(again.cause()).isEqualTo(new Slowdown(3.0, 20.0));
@@ -246,7 +247,11 @@ class PoolControllerTests {
 			assertThat(hold.changed()).isFalse();
 			assertThat(hold.cause()).isEqualTo(new AtMaxThreads(50));
 		}
-		// A window without refusals: the probe comes.
+		// Windows without refusals: the probe comes once none of the windows it is
+		// compared with refused work, as many as make its level.
+		for (int window = 1; window < WindowNoise.LEVEL_WINDOWS; window++) {
+			assertThat(this.controller.decide(refusing(50, 400), 50, upTo50, 0.2).changed()).isFalse();
+		}
 		Decision probe = this.controller.decide(refusing(50, 400), 50, upTo50, 0.2);
 		assertThat(probe.cause()).isEqualTo(new ProbingDown(160, 312.5));
 		assertThat(probe.threads()).isEqualTo(37);
@@ -396,10 +401,23 @@ class PoolControllerTests {
 	 * saturated downstream: 12 threads serve 200/s, which needs ⌈4 + 2·2⌉ = 8 threads at
 	 * the base service time, and a quarter at most goes per window.
 	 */
+	/**
+	 * 20 ms tasks at 200/s on 8 threads, then 60 ms on 12 without more throughput: the
+	 * service time grew with the threads.
+	 */
 	private Decision cutForAServiceThreeTimesSlower() {
-		decide(400, 400, 20, 12, 0);
-		decide(400, 400, 20, 12, 0);
-		return decide(400, 200, 60, 12, 40);
+		for (int i = 0; i < 3; i++) {
+			decideHeld(200, 200, 20, 8, 0);
+		}
+		return decideHeld(400, 200, 60, 12, 40);
+	}
+
+	/**
+	 * A window at a size the pool had throughout it, as the tuner tells its controller.
+	 */
+	private Decision decideHeld(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
+		this.controller.applied(size);
+		return decide(arrivalRate, throughput, serviceMs, size, queued);
 	}
 
 	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
