@@ -175,4 +175,41 @@ class TaskPathTests {
 		assertThat(unguarded).as("rounds whose tasks did not follow the guard left").isZero();
 	}
 
+	@Test
+	void aPoolThatCountsByOutcomeDecoratesAndGuardsItsUntimedTasksToo() {
+		// acceptUncounted hands an untimed task on as submitted only while the pool has
+		// neither a decorator nor a guard.
+		PoolRecorder recorder = PoolRecorder.builder().clock(this.clock).timingSampleEvery(1 << 30).build();
+		AtomicInteger decorated = new AtomicInteger();
+		TaskPath decorating = new TaskPath(recorder, (task) -> () -> {
+			decorated.incrementAndGet();
+			task.run();
+		});
+		Runnable task = () -> {
+		};
+		for (int i = 0; i < 100; i++) {
+			decorating.acceptUncounted(task).run();
+		}
+		assertThat(decorated).hasValue(100);
+		TaskPath plain = new TaskPath(recorder, null);
+		assertThat(plain.acceptUncounted(task)).isSameAs(task);
+		AtomicInteger admitted = new AtomicInteger();
+		plain.setGuard(new TaskGuard() {
+
+			@Override
+			public void beforeSubmit() {
+				admitted.incrementAndGet();
+			}
+
+		});
+		for (int i = 0; i < 100; i++) {
+			assertThat(plain.acceptUncounted(task)).isInstanceOf(TimedTask.class);
+		}
+		assertThat(admitted).hasValue(100);
+		plain.setGuard(null);
+		assertThat(plain.acceptUncounted(task)).isSameAs(task);
+		decorating.setGuard(null);
+		assertThat(decorating.acceptUncounted(task)).isInstanceOf(TimedTask.class);
+	}
+
 }
