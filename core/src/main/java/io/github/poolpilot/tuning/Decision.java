@@ -158,12 +158,14 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
-		 * The pool turned tasks away in the window while the model needs more threads
-		 * than it has: refusals are demand, and it is staffed up to the model's size.
+		 * The pool turned tasks away in the window: refusals are demand, and it is
+		 * staffed up to the size they ask for, the model's or its size over the share it
+		 * served.
 		 *
 		 * @param refused tasks refused in the window
 		 * @param offered tasks offered in the window, the refused ones included
-		 * @param need the model's size
+		 * @param need the size the refusals ask for, before the pool's bounds and the
+		 * step's limits
 		 */
 		record Refusing(long refused, long offered, int need) implements Cause {
 		}

@@ -92,8 +92,8 @@ final class RefusalRule {
 		steps.take(new Step(Step.Kind.REFUSING, size, target, window.throughput(), window.completions,
 				window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
-		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, window.need),
-				kept, true);
+		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, wanted), kept,
+				true);
 	}
 
 	/**

@@ -120,7 +120,8 @@ class PoolControllerChangeBudgetTests {
 		Decision grow = decideRefusing(20, 0.2, BOUNDS);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(25);
-		assertThat(grow.cause()).isInstanceOf(Refusing.class);
+		// It names the size the refusals ask for, not the model's 15.
+		assertThat(grow.cause()).isEqualTo(new Refusing(20, 100, 25));
 	}
 
 	@Test
