@@ -7,10 +7,6 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
-import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
-import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
-import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
-import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -29,22 +25,24 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * <b>Growing.</b> A saturated pool (busy threads X·S at least {@value #SATURATED_BUSY} of
  * its size while tasks queue or are turned away) grows towards a tenth beyond the model's
  * size by at most half of its size in one window, so that a downstream's limit is passed
- * by at most 50 %; a pool that is not saturated but whose tasks wait (a mean queue wait
- * above {@value #WAITING} of S₀) is staffed up to the model's size at once. Neither grows
- * while the process CPU is above {@value #MAX_CPU}. Each step is judged in the next
- * window ({@link StepJudge}): kept when throughput rose with the threads, undone with
- * growth resting when it fell short by more than the windows' noise
- * ({@link WindowNoise}), judged again otherwise; a step that raised throughput clearly
- * less than in proportion crossed the knee where threads stop paying: growth then stops
- * half beyond the knee. A pool that refused work in a window probes down in the next only
- * when its threads were seen to wait elsewhere.
+ * by at most 50 %, when {@link SaturatedGrowth} lets it: below its max-threads and half
+ * beyond a knee seen, with the process CPU at most {@value #MAX_CPU}, and not while
+ * growth rests, unless refusals cut the rest short. A pool that is not saturated but
+ * whose tasks wait (a mean queue wait above {@value #WAITING} of S₀) is staffed up to the
+ * model's size at once, unless the CPU is above {@value #MAX_CPU} or growth rests. Each
+ * step is judged in the next window ({@link StepJudge}): kept when throughput rose with
+ * the threads, undone with growth resting when it fell short by more than the windows'
+ * noise ({@link WindowNoise}), judged again otherwise; a step that raised throughput
+ * clearly less than in proportion crossed the knee where threads stop paying: growth then
+ * stops half beyond the knee. A pool that refused work grows for its refusals
+ * ({@link RefusalRule}).
  * <p>
- * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe}):
- * fewer is better while the throughput holds, and the probe that loses throughput finds
- * the knee. A service time that passed its base without more throughput is cut
- * ({@link SlowdownRule}). Held probes, found knees and cuts that shortened the service
- * time all say that more threads would not help: growth rests, as after a step that did
- * not pay ({@link Backoff}).
+ * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe})
+ * when {@link SaturatedGrowth} finds a probe due: fewer is better while the throughput
+ * holds, and the probe that loses throughput finds the knee. A service time that passed
+ * its base without more throughput is cut ({@link SlowdownRule}). Held probes, found
+ * knees and cuts that shortened the service time all say that more threads would not
+ * help: growth rests, as after a step that did not pay ({@link Backoff}).
  * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
  * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row ({@link SurplusRule}),
@@ -89,11 +87,6 @@ public final class PoolController {
 	static final double WAITING = 0.05;
 
 	/**
-	 * A chain of probes down starts after this many saturated windows that held the size.
-	 */
-	static final int HOLDS_BEFORE_PROBE = 2;
-
-	/**
 	 * The threads a pool keeps beyond a knee, as a share of it.
 	 */
 	static final double KNEE_MARGIN = 0.1;
@@ -125,16 +118,7 @@ public final class PoolController {
 
 	private final ChangeBudget changes;
 
-	/**
-	 * Saturated windows in a row that held the pool's size.
-	 */
-	private int saturatedHolds;
-
-	/**
-	 * Windows in a row that refused no work, up to {@value WindowNoise#LEVEL_WINDOWS}
-	 * (none refused before the first): a probe down waits for as many.
-	 */
-	private int windowsWithoutRefusals = WindowNoise.LEVEL_WINDOWS;
+	private final SaturatedGrowth saturated;
 
 	private double lastThroughput = Double.NaN;
 
@@ -186,6 +170,8 @@ public final class PoolController {
 		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise);
 		this.changes = new ChangeBudget(clock);
 		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
+		this.saturated = new SaturatedGrowth(this.slowdown, this.refusals, this.probes, this.steps, this.knee,
+				this.changes);
 	}
 
 	/**
@@ -221,10 +207,9 @@ public final class PoolController {
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
 		this.surplus.needed(window.need);
-		this.windowsWithoutRefusals = (window.refused > 0) ? 0
-				: Math.min(this.windowsWithoutRefusals + 1, WindowNoise.LEVEL_WINDOWS);
+		this.saturated.windowClosed(window);
 		Decision decision = decide(window);
-		this.saturatedHolds = (window.saturated() && decision.action() == Action.HOLD) ? this.saturatedHolds + 1 : 0;
+		this.saturated.decided(window, decision);
 		this.standing = decision;
 		this.opening = true;
 		return decision;
@@ -297,22 +282,9 @@ public final class PoolController {
 
 	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {
 		int size = window.size;
-		Decision held = holdSaturated(window, kept);
-		if (held != null) {
-			if (held.action() != Action.HOLD) {
-				return held;
-			}
-			// A chain of probes goes on while each holds the throughput; a new one starts
-			// once the pool held its size for a while. A pool that refused work in one of
-			// the windows a probe is compared with probes down only when its threads were
-			// seen to wait elsewhere (a step whose service time rose with it, a cut that
-			// relieved, a probe that held): fewer threads would refuse more otherwise, as
-			// in the next burst. A new chain waits while the
-			// pool's budget of changes is spent; one under way goes on to the knee.
-			boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
-					&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest());
-			Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
-			return (probe != null) ? probe : held;
+		Decision instead = this.saturated.instead(window, kept, probing);
+		if (instead != null) {
+			return instead;
 		}
 		// A little beyond the need, so that its noise does not ask for one more step.
 		int target = window.need + Math.max(1, window.need / 10);
@@ -327,41 +299,6 @@ public final class PoolController {
 				window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
-	}
-
-	/**
-	 * Return why a saturated pool must not grow now, or {@code null} when it may.
-	 */
-	private @Nullable Decision holdSaturated(ClosedWindow window, @Nullable KeptStep kept) {
-		int size = window.size;
-		if (size >= window.bounds.maxThreads()) {
-			// Short of threads it may not have: limited, but it may still borrow.
-			return new Decision(Action.HOLD, size, size, new AtMaxThreads(window.bounds.maxThreads()), kept, null, size,
-					true, true);
-		}
-		// A cut waits while the budget of changes is spent, unless the pool is beyond
-		// the half above a knee seen.
-		boolean cutWaits = this.changes.spent() && size <= this.knee.cap();
-		Decision slowdown = cutWaits ? null : this.slowdown.apply(window, kept);
-		if (slowdown != null) {
-			return slowdown;
-		}
-		if (window.cpuLoad > MAX_CPU) {
-			Decision buffer = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
-			return (buffer != null) ? buffer : Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
-		}
-		// Refusals cut short a rest taken for anything but threads that only waited.
-		if (this.steps.resting() && !(window.refusing() && !this.steps.wastedRest())) {
-			return Decision.hold(size, new GrowthBlocked(this.steps.remaining()), kept, false);
-		}
-		if (window.need <= size) {
-			Decision buffer = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
-			return (buffer != null) ? buffer : Decision.hold(size, new Queueing(window.busy, window.need), kept, true);
-		}
-		if (size >= this.knee.cap()) {
-			return Decision.hold(size, new AtKnee(this.knee.threads(), window.need), kept, true);
-		}
-		return null;
 	}
 
 	/**
