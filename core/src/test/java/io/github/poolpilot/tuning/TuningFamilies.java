@@ -4,8 +4,8 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.PoolSimulator.Workload;
 
 /**
- * The failures reported against the second tuner (issue 29), as scenarios of the
- * simulator's families.
+ * The failures reported against the second tuner (issue 29), and one seen since on the
+ * sample's load test, as scenarios of the simulator's families.
  *
  * @author poolpilot authors
  */
@@ -29,6 +29,18 @@ final class TuningFamilies {
 	 */
 	static final TuningFamily TALK = TuningFamily.of(684, new Workload(0.5, 50, 0.1, 5), new PoolBounds(1, 300), 100, 1,
 			133, 0, 0, 0, 5);
+
+	/**
+	 * A web server's pool, 10..200 threads with a queue of 100, in front of a downstream
+	 * that admits 20 calls of 300 ms (66.7 calls a second), offered three times as many
+	 * in bursts of about a second at ±50 %, as in the sample's load test. Its surges and
+	 * steps, each kept on the noise of a throughput the downstream holds, took it to its
+	 * 200 threads, where it stayed, refusing, while every thread beyond about 22 only
+	 * waited for the downstream: a pool that refuses work is not cut without a knee seen,
+	 * and does not probe down.
+	 */
+	static final TuningFamily SLOW_DOWNSTREAM = TuningFamily.of(1, new Workload(0.5, 300, 0.1, 20),
+			new PoolBounds(10, 200), 100, 10, 200, 1, 0.5, 0, 0);
 
 	private TuningFamilies() {
 	}

@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The simulator's scenario families: pools drawn from a seed ({@link TuningFamily}), each
  * run tuned and fixed at its max-threads on the same arrivals, and held to the invariants
- * of {@link FamilyInvariants}; and the two failures reported against the second tuner,
- * reproduced as named scenarios. A draw that fails prints its seed and the command that
- * runs it alone; {@code -Dpoolpilot-tests.draws.factor=K} runs K times as many draws.
+ * of {@link FamilyInvariants}; and the failures reported against the second tuner and
+ * seen since, reproduced as named scenarios. A draw that fails prints its seed and the
+ * command that runs it alone; {@code -Dpoolpilot-tests.draws.factor=K} runs K times as
+ * many draws.
  *
  * @author poolpilot authors
  */
@@ -43,7 +44,7 @@ class TuningFamiliesTests {
 	/**
 	 * The named scenarios the tuner does not meet yet, checked as the draws are.
 	 */
-	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of();
+	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of("slow-downstream");
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
@@ -65,7 +66,8 @@ class TuningFamiliesTests {
 
 	static Stream<Arguments> scenarios() {
 		return Stream.of(Arguments.of("web-server", TuningFamilies.WEB_SERVER),
-				Arguments.of("talk", TuningFamilies.TALK));
+				Arguments.of("talk", TuningFamilies.TALK),
+				Arguments.of("slow-downstream", TuningFamilies.SLOW_DOWNSTREAM));
 	}
 
 	private static List<String> broken(TuningFamily family) {
