@@ -53,6 +53,17 @@ final class Backoff {
 	}
 
 	/**
+	 * Halve what is left of the rest, if any.
+	 */
+	void shorten() {
+		long now = this.clock.nanoTime();
+		long left = this.until - now;
+		if (left > 0) {
+			this.until = now + left / 2;
+		}
+	}
+
+	/**
 	 * The next rest is the first again: what it followed went well.
 	 */
 	void reset() {

@@ -207,6 +207,7 @@ public final class PoolController {
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
 		this.surplus.needed(window.need);
+		this.steps.refused(window, this.changes);
 		this.saturated.windowClosed(window);
 		Decision decision = decide(window);
 		this.saturated.decided(window, decision);

@@ -17,18 +17,27 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * did not pay. A saturated step is kept if the queue drained or throughput rose by at
  * least {@value PoolController#MIN_SCALING_EFFICIENCY} of the relative size increase,
  * otherwise undone, with growth blocked for 30 s, doubling up to 5 min ({@link Backoff}),
- * and the next step a small probe. A step is compared with the mean throughput of the
- * windows at its size before it, and a shortfall within two standard errors of the
- * windows' noise ({@link WindowNoise}, never less than the completions' Poisson noise) is
- * judged again over up to {@value PoolController#JUDGING_WINDOWS} windows, unless the
- * service time rose with the threads beyond its own noise, which says they only waited. A
- * staffing step is undone when the wait it took off the queue reappeared in the service
- * time. A kept step that raised throughput clearly less than in proportion crossed the
- * knee, which the {@link Knee} learns.
+ * and the next step a small probe. A window that refuses more than
+ * {@value #SHORTENING_REFUSALS} of the offered tasks halves what is left of a rest after
+ * threads that only waited, while the pool's budget of changes is not spent and the pool
+ * is below any knee seen. A step is compared with the mean throughput of the windows at
+ * its size before it, and a shortfall within two standard errors of the windows' noise
+ * ({@link WindowNoise}, never less than the completions' Poisson noise) is judged again
+ * over up to {@value PoolController#JUDGING_WINDOWS} windows, unless the service time
+ * rose with the threads beyond its own noise, which says they only waited. A staffing
+ * step is undone when the wait it took off the queue reappeared in the service time. A
+ * kept step that raised throughput clearly less than in proportion crossed the knee,
+ * which the {@link Knee} learns.
  *
  * @author poolpilot authors
  */
 final class StepJudge {
+
+	/**
+	 * The share of the offered tasks a window must refuse to shorten a rest after threads
+	 * that only waited.
+	 */
+	static final double SHORTENING_REFUSALS = 0.05;
 
 	private final Backoff growthRest;
 
@@ -235,6 +244,22 @@ final class StepJudge {
 			blockGrowth(true);
 		}
 		this.wasted = true;
+	}
+
+	/**
+	 * Halve what is left of a rest after threads that only waited when the window refused
+	 * more than {@value #SHORTENING_REFUSALS} of the offered tasks, while changes are
+	 * left in the pool's budget and it is below any knee seen: a pool that keeps refusing
+	 * tries again sooner, and at a downstream's limit growth and its reverts do not take
+	 * turns.
+	 * @param window the window that just closed
+	 * @param changes the pool's budget of changes
+	 */
+	void refused(ClosedWindow window, ChangeBudget changes) {
+		if (window.refusedShare() > SHORTENING_REFUSALS && wastedRest() && !changes.spent()
+				&& (!this.knee.known() || window.size < this.knee.threads())) {
+			this.growthRest.shorten();
+		}
 	}
 
 	/**

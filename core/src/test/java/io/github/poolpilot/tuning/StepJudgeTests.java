@@ -202,6 +202,38 @@ class StepJudgeTests {
 		assertThat(this.judge.judge(window(120, 101, 26.7, 0, 15, 5)).undone().cause()).isInstanceOf(NoGain.class);
 	}
 
+	@Test
+	void aWindowRefusingMoreThanATwentiethHalvesARestAfterThreadsThatOnlyWaitedWhileChangesAreLeft() {
+		ChangeBudget changes = new ChangeBudget(this.clock);
+		this.judge.restGrowth();
+		this.judge.refused(refusing(100, 95, 20, 10, 5, 5), changes);
+		assertThat(this.judge.remaining()).isEqualTo(Duration.ofSeconds(30));
+		this.judge.refused(refusing(100, 94, 20, 10, 5, 6), changes);
+		assertThat(this.judge.remaining()).isEqualTo(Duration.ofSeconds(15));
+		for (int i = 0; i < ChangeBudget.CHANGES; i++) {
+			changes.changed();
+		}
+		this.judge.refused(refusing(100, 94, 20, 10, 5, 6), changes);
+		assertThat(this.judge.remaining()).isEqualTo(Duration.ofSeconds(15));
+		assertThat(this.judge.wastedRest()).isTrue();
+	}
+
+	@Test
+	void refusalsDoNotHalveARestForAStepThatDidNotPayNorOneAtOrAboveAKnee() {
+		ChangeBudget changes = new ChangeBudget(this.clock);
+		// Refusals cut such a rest short in the controller: nothing to halve.
+		this.judge.blockGrowth(false);
+		this.judge.refused(refusing(100, 50, 20, 10, 5, 50), changes);
+		assertThat(this.judge.remaining()).isEqualTo(Duration.ofSeconds(30));
+		StepJudge wasted = new StepJudge(this.clock, this.knee);
+		wasted.restGrowth();
+		this.knee.learn(6);
+		wasted.refused(refusing(100, 50, 20, 6, 5, 50), changes);
+		assertThat(wasted.remaining()).isEqualTo(Duration.ofSeconds(30));
+		wasted.refused(refusing(100, 50, 20, 5, 5, 50), changes);
+		assertThat(wasted.remaining()).isEqualTo(Duration.ofSeconds(15));
+	}
+
 	private static ClosedWindow refusing(double arrivalRate, double throughput, double serviceMs, int size, int queued,
 			long refused) {
 		return new ClosedWindow(
