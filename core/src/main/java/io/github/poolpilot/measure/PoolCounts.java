@@ -1,5 +1,6 @@
 package io.github.poolpilot.measure;
 
+import java.lang.invoke.VarHandle;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -57,11 +58,22 @@ final class PoolCounts {
 	/**
 	 * Return how many tasks the pool's threads ran, or -1 while each end is counted: read
 	 * before every thread's totals, as a thread counts a task's failure or refusal before
-	 * the pool counts it as run.
+	 * the pool counts it as run. That order must hold on the processor too: the pool's
+	 * count is a plain field, read under a lock its threads do not take when they write
+	 * it, so an acquire fence keeps the reads of the threads' totals after it; the
+	 * threads keep their side in order with a release fence
+	 * ({@link WorkerTotals#addBeforeTheEnd}). Without both, on a processor that reorders
+	 * (ARM, POWER), a read could see a failed task as run but not yet as failed, and the
+	 * most completed tasks a read gave would stay one too many.
 	 */
 	long ran() {
 		LongSupplier ran = this.ran;
-		return (ran != null) ? ran.getAsLong() : -1;
+		if (ran == null) {
+			return -1;
+		}
+		long tasks = ran.getAsLong();
+		VarHandle.acquireFence();
+		return tasks;
 	}
 
 	/**

@@ -214,7 +214,12 @@ public final class PoolRecorder {
 	 * @param failed whether it failed: it threw, or it is a future that failed
 	 */
 	public void untimedTaskFinished(boolean failed) {
-		this.totals.current().add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
+		if (failed) {
+			this.totals.current().addBeforeTheEnd(WorkerTotals.FAILED, 1);
+		}
+		else {
+			this.totals.current().add(WorkerTotals.COMPLETED, 1);
+		}
 	}
 
 	/**
@@ -222,7 +227,7 @@ public final class PoolRecorder {
 	 * others itself ({@link #countEndsByPool}).
 	 */
 	public void untimedTaskFailed() {
-		this.totals.current().add(WorkerTotals.FAILED, 1);
+		this.totals.current().addBeforeTheEnd(WorkerTotals.FAILED, 1);
 	}
 
 	/**
@@ -305,7 +310,12 @@ public final class PoolRecorder {
 		totals.add(WorkerTotals.SERVICE_NANOS, serviceTime);
 		totals.add(WorkerTotals.TIMED, 1);
 		this.timing.record(wait, serviceTime);
-		totals.add(failed ? WorkerTotals.FAILED : WorkerTotals.COMPLETED, 1);
+		if (failed) {
+			totals.addBeforeTheEnd(WorkerTotals.FAILED, 1);
+		}
+		else {
+			totals.add(WorkerTotals.COMPLETED, 1);
+		}
 		TimingListener listener = this.timingListener;
 		if (listener != null) {
 			try {

@@ -153,7 +153,7 @@ final class TaskTotals {
 	void notRunAfterStart() {
 		WorkerTotals totals = current();
 		totals.add(WorkerTotals.STARTED, -1);
-		totals.add(WorkerTotals.NOT_RUN_AFTER_START, 1);
+		totals.addBeforeTheEnd(WorkerTotals.NOT_RUN_AFTER_START, 1);
 	}
 
 	void timedOut() {

@@ -112,6 +112,25 @@ final class WorkerTotals {
 	}
 
 	/**
+	 * Add to a field that a reader must see as soon as it sees the pool count the task as
+	 * run, for a pool that counts its tasks' ends itself
+	 * ({@link TotalsReader#countEndsByPool}): a failure, or a task started but not run.
+	 * The release store orders what came before it, not what comes after: the pool's own
+	 * count of the task, a plain write once the task's hooks returned
+	 * ({@code ThreadPoolExecutor}'s per-worker {@code completedTasks}), could otherwise
+	 * become visible first on a processor that reorders stores (ARM, POWER), and a read
+	 * between the two would take the task for completed. A release fence after the add
+	 * keeps that write behind it; it costs nothing on x86, which keeps stores in order,
+	 * and it is paid only by these tasks, never by one that completed.
+	 * @param field the field
+	 * @param amount the amount
+	 */
+	void addBeforeTheEnd(int field, long amount) {
+		add(field, amount);
+		VarHandle.releaseFence();
+	}
+
+	/**
 	 * Add one to a field of totals that a thread owns, on that thread.
 	 * @param field the field
 	 */
