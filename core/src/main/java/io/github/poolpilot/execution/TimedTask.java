@@ -50,6 +50,11 @@ final class TimedTask implements Runnable, Future<Object> {
 	 */
 	private static final int ABANDONED = 2;
 
+	/**
+	 * A thread took the task: too late to abandon it, it is counted by how it ends.
+	 */
+	private static final int RUNNING = 3;
+
 	private static final AtomicIntegerFieldUpdater<TimedTask> STATE = AtomicIntegerFieldUpdater
 		.newUpdater(TimedTask.class, "state");
 
@@ -91,9 +96,11 @@ final class TimedTask implements Runnable, Future<Object> {
 
 	@Override
 	public void run() {
-		int state = this.state;
-		if (state != QUEUED) {
-			if (state == REJECTED) {
+		// Claimed with a compare-and-set, as cancel() claims it to abandon it: a task
+		// cancelled through the queue just as a thread takes it is counted once, by
+		// whichever came first.
+		if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
+			if (this.state == REJECTED) {
 				this.task.run();
 			}
 			else {
@@ -223,23 +230,32 @@ final class TimedTask implements Runnable, Future<Object> {
 		return (task instanceof TimedTask timed) ? timed.submitted : task;
 	}
 
+	/**
+	 * Cancel the task if it is still queued, counting it as abandoned; once a thread took
+	 * it, only a submitted future is cancelled (interrupting its task if asked), and the
+	 * task is counted by how it ends.
+	 */
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
-		abandon();
-		return !(this.submitted instanceof Future<?> future) || future.cancel(mayInterruptIfRunning);
+		boolean abandoned = abandon();
+		return (this.submitted instanceof Future<?> future) ? future.cancel(mayInterruptIfRunning) : abandoned;
 	}
 
 	/**
 	 * Count this queued task as abandoned, once: it will not run.
+	 * @return whether it was abandoned now: it was queued, not taken by a thread, refused
+	 * or abandoned before
 	 */
-	void abandon() {
-		if (STATE.compareAndSet(this, QUEUED, ABANDONED)) {
-			this.recorder.tasksAbandoned(1);
-			TaskGuard guard = this.guard;
-			if (guard != null) {
-				guard.notRun();
-			}
+	boolean abandon() {
+		if (!STATE.compareAndSet(this, QUEUED, ABANDONED)) {
+			return false;
 		}
+		this.recorder.tasksAbandoned(1);
+		TaskGuard guard = this.guard;
+		if (guard != null) {
+			guard.notRun();
+		}
+		return true;
 	}
 
 	@Override
