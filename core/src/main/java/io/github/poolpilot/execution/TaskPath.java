@@ -178,6 +178,19 @@ final class TaskPath {
 	}
 
 	/**
+	 * Count a task that a thread took but did not run, its {@code beforeExecute} having
+	 * thrown, as failed, for a pool that counts its tasks' ends; its guard, if any, is
+	 * told it did not run. A wrapped task cancelled while queued was counted as abandoned
+	 * then, and is not counted again.
+	 * @param task the task as it was to run
+	 */
+	void failedBeforeRun(Runnable task) {
+		if (!(task instanceof TimedTask timed) || timed.notRun()) {
+			this.recorder.untimedTaskFinished(true);
+		}
+	}
+
+	/**
 	 * Count a queued task that was taken out of the queue and will not run.
 	 * @param queued the task as queued
 	 */

@@ -191,6 +191,21 @@ final class TimedTask implements Runnable, Future<Object> {
 	}
 
 	/**
+	 * Claim this task for a thread that took it but will not run it, and tell the guard.
+	 * @return whether it was still queued: not cancelled before, and so not counted yet
+	 */
+	boolean notRun() {
+		if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
+			return false;
+		}
+		TaskGuard guard = this.guard;
+		if (guard != null) {
+			guard.notRun();
+		}
+		return true;
+	}
+
+	/**
 	 * Hand this task to an executor whose queue and rejection policy see it only behind
 	 * that executor's own decorator.
 	 * @param executor the executor

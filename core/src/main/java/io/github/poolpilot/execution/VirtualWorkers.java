@@ -218,7 +218,15 @@ final class VirtualWorkers {
 			}
 			VirtualManagedExecutor executor = VirtualWorkers.this.executor;
 			Runnable submitted = TimedTask.unwrap(task);
-			executor.beforeExecute(thread, submitted);
+			try {
+				executor.beforeExecute(thread, submitted);
+			}
+			catch (RuntimeException | Error ex) {
+				// The task will not run, and afterExecute is not called, as in
+				// ThreadPoolExecutor: it failed.
+				VirtualWorkers.this.path.failedBeforeRun(task);
+				throw ex;
+			}
 			try {
 				task.run();
 			}
