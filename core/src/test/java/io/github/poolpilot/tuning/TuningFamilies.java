@@ -42,6 +42,17 @@ final class TuningFamilies {
 	static final TuningFamily SLOW_DOWNSTREAM = TuningFamily.of(1, new Workload(0.5, 300, 0.1, 20),
 			new PoolBounds(10, 200), 100, 10, 200, 1, 0.5, 0, 0);
 
+	/**
+	 * The sample's knee run: a pool of 5..300 threads set to 50 on an idle application,
+	 * then offered 240 calls a second, one and a half times what a downstream that admits
+	 * 8 calls of 50 ms serves. With no base service time measured yet, its surge sized
+	 * the step on a service time that counted the wait in the downstream's line and took
+	 * it to 134; refusing in every window, it never probed down, while every thread
+	 * beyond about 9 only waited. On real threads the same run went to 300 and stayed.
+	 */
+	static final TuningFamily KNEE_FROM_IDLE = TuningFamily.of(1, new Workload(0.5, 50, 0.1, 8), new PoolBounds(5, 300),
+			100, 50, 240, 0, 0, 0, 1);
+
 	private TuningFamilies() {
 	}
 

@@ -44,7 +44,7 @@ class TuningFamiliesTests {
 	/**
 	 * The named scenarios the tuner does not meet yet, checked as the draws are.
 	 */
-	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of("slow-downstream");
+	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of("slow-downstream", "knee-from-idle");
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
@@ -67,7 +67,8 @@ class TuningFamiliesTests {
 	static Stream<Arguments> scenarios() {
 		return Stream.of(Arguments.of("web-server", TuningFamilies.WEB_SERVER),
 				Arguments.of("talk", TuningFamilies.TALK),
-				Arguments.of("slow-downstream", TuningFamilies.SLOW_DOWNSTREAM));
+				Arguments.of("slow-downstream", TuningFamilies.SLOW_DOWNSTREAM),
+				Arguments.of("knee-from-idle", TuningFamilies.KNEE_FROM_IDLE));
 	}
 
 	private static List<String> broken(TuningFamily family) {
