@@ -67,8 +67,6 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 
 	private static final StackWalker STACK = StackWalker.getInstance();
 
-	private static final String WORKER = ThreadPoolExecutor.class.getName() + "$Worker";
-
 	private final ManagedPool pool;
 
 	private final TaskPath path;
@@ -81,8 +79,7 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	 */
 	protected ManagedExecutor(Builder builder) {
 		super(validated(builder).corePoolSize, builder.maxPoolSize, builder.keepAlive.toNanos(), TimeUnit.NANOSECONDS,
-				new ArrayBlockingQueue<>(builder.queueCapacity),
-				new WorkerExits(builder.threadFactory(false), builder.recorder), new AbortPolicy());
+				new ArrayBlockingQueue<>(builder.queueCapacity), builder.threadFactory(false), new AbortPolicy());
 		this.queueCapacity = builder.queueCapacity;
 		this.path = new TaskPath(builder.recorder, builder.taskDecorator);
 		// Every task is refused, queued or handed to a thread that starts it: its submit
@@ -237,49 +234,9 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 		this.path.started();
 	}
 
-	/**
-	 * Count the failure of a task run without a wrapper. A subclass that overrides it
-	 * must call this one.
-	 */
 	@Override
 	protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
 		this.path.finishedCountingFailures(task, thrown);
-		if (thrown != null) {
-			// The exception ends the worker thread: its task is counted already.
-			WorkerExits.failureSeen();
-		}
-	}
-
-	/**
-	 * Set the factory of the pool's threads; the pool still sees how each worker ends.
-	 * @param threadFactory the thread factory
-	 */
-	@Override
-	public void setThreadFactory(ThreadFactory threadFactory) {
-		Objects.requireNonNull(threadFactory, "threadFactory must not be null");
-		super.setThreadFactory(new WorkerExits(threadFactory, this.path.recorder()));
-	}
-
-	/**
-	 * Return the factory of the pool's threads, as given. {@code ThreadPoolExecutor}'s
-	 * own worker, which asks for it to make its thread, gets it behind the pool's
-	 * {@link WorkerExits}: asked per thread made, never per task.
-	 */
-	@Override
-	public ThreadFactory getThreadFactory() {
-		ThreadFactory factory = super.getThreadFactory();
-		if (factory instanceof WorkerExits exits && !calledByWorker()) {
-			return exits.factory();
-		}
-		return factory;
-	}
-
-	private static boolean calledByWorker() {
-		return STACK.walk((frames) -> frames.skip(1)
-			.dropWhile((frame) -> frame.getMethodName().equals("getThreadFactory"))
-			.findFirst()
-			.filter((frame) -> frame.getClassName().equals(WORKER) && frame.getMethodName().equals("<init>"))
-			.isPresent());
 	}
 
 	/**

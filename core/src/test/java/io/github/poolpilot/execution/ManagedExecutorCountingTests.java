@@ -6,12 +6,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.pool.PoolBounds;
@@ -22,8 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that a {@link ManagedExecutor} counts a task once, as what became of it, when the
- * task's way through the pool meets another thread's action or a hook's failure at an
- * awkward moment; each moment is reached through latches, not timing.
+ * task's way through the pool meets another thread's action on it at an awkward moment;
+ * each moment is reached through latches, not timing.
  *
  * @author poolpilot authors
  */
@@ -71,46 +68,6 @@ class ManagedExecutorCountingTests {
 		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 2, 0, 0, 0));
 	}
 
-	/**
-	 * A subclass's {@code beforeExecute} that throws, after counting the start in this
-	 * pool's or before: {@code ThreadPoolExecutor} then neither runs the task nor calls
-	 * {@code afterExecute}, and the worker thread ends with the exception. The task did
-	 * not complete: it is counted as failed, as a task that threw is.
-	 */
-	@ParameterizedTest
-	@ValueSource(booleans = { true, false })
-	void aTaskWhoseBeforeExecuteThrowsIsCountedAsFailedNotCompleted(boolean startCounted) {
-		AtomicBoolean ran = new AtomicBoolean();
-		Runnable refused = () -> ran.set(true);
-		ManagedExecutor.Builder builder = ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
-			.sizes(1, 1)
-			.threadFactory(ManagedExecutorCountingTests::quietThread);
-		ManagedExecutor pool = track(new ManagedExecutor(builder) {
-
-			@Override
-			protected void beforeExecute(Thread thread, Runnable task) {
-				if (startCounted) {
-					super.beforeExecute(thread, task);
-				}
-				if (submittedTask(task) == refused) {
-					throw new IllegalStateException("hook failed");
-				}
-				if (!startCounted) {
-					super.beforeExecute(thread, task);
-				}
-			}
-
-		});
-		pool.execute(refused);
-		CountDownLatch next = new CountDownLatch(1);
-		pool.execute(next::countDown);
-		Blocking.await(next);
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
-				.isEqualTo(new TaskCounts(2, 1, 1, 0, 0)));
-		assertThat(ran).isFalse();
-	}
-
 	private ManagedExecutor pool() {
 		return track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10).sizes(1, 1).build());
 	}
@@ -118,16 +75,6 @@ class ManagedExecutorCountingTests {
 	private ManagedExecutor track(ManagedExecutor pool) {
 		this.pools.add(pool);
 		return pool;
-	}
-
-	/**
-	 * A thread whose end by a hook's exception keeps the test's output clean.
-	 */
-	private static Thread quietThread(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.setUncaughtExceptionHandler((t, ex) -> {
-		});
-		return thread;
 	}
 
 	private void awaitRelease() {
