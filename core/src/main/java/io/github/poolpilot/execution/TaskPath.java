@@ -204,19 +204,27 @@ final class TaskPath {
 	}
 
 	/**
-	 * Count the queued tasks a forced shutdown handed back and return them as they were
-	 * submitted.
+	 * Count the queued tasks a forced shutdown handed back, but for wrappers cancelled
+	 * while queued (counted then), and return them as they were submitted.
 	 * @param queued the tasks as queued
 	 * @return the tasks as submitted
 	 */
 	List<Runnable> abandonedAll(List<Runnable> queued) {
-		this.recorder.tasksAbandoned(queued.size());
 		TaskGuard guard = this.guard;
-		if (guard != null) {
-			queued.forEach((task) -> guard.notRun());
-		}
 		List<Runnable> submitted = new ArrayList<>(queued.size());
-		queued.forEach((task) -> submitted.add(TimedTask.unwrap(task)));
+		for (Runnable task : queued) {
+			if (task instanceof TimedTask timed) {
+				// A wrapper cancelled while queued was counted then, and its guard told.
+				timed.abandon();
+			}
+			else {
+				this.recorder.tasksAbandoned(1);
+				if (guard != null) {
+					guard.notRun();
+				}
+			}
+			submitted.add(TimedTask.unwrap(task));
+		}
 		return submitted;
 	}
 

@@ -237,7 +237,8 @@ final class StepJudge {
 	/**
 	 * Block growth as after a step whose threads only waited, unless it is blocked
 	 * already: fewer threads served as much. Either way the rest is now one that refusals
-	 * do not cut short ({@link #wastedRest()}).
+	 * do not cut short ({@link #wastedRest()}), though they may halve it
+	 * ({@link #refused}).
 	 */
 	void restGrowth() {
 		if (!this.growthRest.resting()) {
@@ -264,7 +265,7 @@ final class StepJudge {
 
 	/**
 	 * Return whether growth rests after threads that only waited elsewhere, which
-	 * refusals do not cut short.
+	 * refusals do not cut short, though they may halve it ({@link #refused}).
 	 */
 	boolean wastedRest() {
 		return this.wasted && this.growthRest.resting();

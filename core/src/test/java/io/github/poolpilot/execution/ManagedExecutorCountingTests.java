@@ -68,6 +68,28 @@ class ManagedExecutorCountingTests {
 		assertThat(pool.getPool().getRecorder().taskCounts()).isEqualTo(new TaskCounts(2, 2, 0, 0, 0));
 	}
 
+	@Test
+	void aWrapperCancelledInTheQueueIsNotCountedAgainByShutdownNow() {
+		CountDownLatch release = new CountDownLatch(1);
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+			.sizes(1, 1)
+			.taskDecorator((task) -> task)
+			.build());
+		pool.execute(() -> Blocking.await(release));
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 1);
+		pool.execute(() -> {
+		});
+		Runnable queued = pool.getQueue().peek();
+		assertThat(((Future<?>) queued).cancel(false)).isTrue();
+		assertThat(pool.shutdownNow()).hasSize(1);
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(pool::isTerminated);
+		TaskCounts counts = pool.getPool().getRecorder().taskCounts();
+		assertThat(counts.abandoned()).isOne();
+		assertThat(counts.completed() + counts.failed()).isOne();
+		assertThat(counts.submitted()).isEqualTo(2);
+	}
+
 	private ManagedExecutor pool() {
 		return track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10).sizes(1, 1).build());
 	}
