@@ -198,11 +198,15 @@ final class TimedTask implements Runnable, Future<Object> {
 		if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
 			return false;
 		}
+		tellGuardNotRun();
+		return true;
+	}
+
+	private void tellGuardNotRun() {
 		TaskGuard guard = this.guard;
 		if (guard != null) {
 			guard.notRun();
 		}
-		return true;
 	}
 
 	/**
@@ -266,10 +270,7 @@ final class TimedTask implements Runnable, Future<Object> {
 			return false;
 		}
 		this.recorder.tasksAbandoned(1);
-		TaskGuard guard = this.guard;
-		if (guard != null) {
-			guard.notRun();
-		}
+		tellGuardNotRun();
 		return true;
 	}
 

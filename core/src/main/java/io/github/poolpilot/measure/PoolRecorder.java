@@ -214,12 +214,7 @@ public final class PoolRecorder {
 	 * @param failed whether it failed: it threw, or it is a future that failed
 	 */
 	public void untimedTaskFinished(boolean failed) {
-		if (failed) {
-			this.totals.current().addBeforeTheEnd(WorkerTotals.FAILED, 1);
-		}
-		else {
-			this.totals.current().add(WorkerTotals.COMPLETED, 1);
-		}
+		this.totals.current().ended(failed);
 	}
 
 	/**
@@ -310,12 +305,7 @@ public final class PoolRecorder {
 		totals.add(WorkerTotals.SERVICE_NANOS, serviceTime);
 		totals.add(WorkerTotals.TIMED, 1);
 		this.timing.record(wait, serviceTime);
-		if (failed) {
-			totals.addBeforeTheEnd(WorkerTotals.FAILED, 1);
-		}
-		else {
-			totals.add(WorkerTotals.COMPLETED, 1);
-		}
+		totals.ended(failed);
 		TimingListener listener = this.timingListener;
 		if (listener != null) {
 			try {

@@ -131,6 +131,20 @@ final class WorkerTotals {
 	}
 
 	/**
+	 * Count a task's end: a failure before the pool counts it as run
+	 * ({@link #addBeforeTheEnd}), a completion plainly.
+	 * @param failed whether it failed
+	 */
+	void ended(boolean failed) {
+		if (failed) {
+			addBeforeTheEnd(FAILED, 1);
+		}
+		else {
+			add(COMPLETED, 1);
+		}
+	}
+
+	/**
 	 * Add one to a field of totals that a thread owns, on that thread.
 	 * @param field the field
 	 */
