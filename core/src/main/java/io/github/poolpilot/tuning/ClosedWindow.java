@@ -74,7 +74,7 @@ final class ClosedWindow {
 		this.cpuLoad = cpuLoad;
 		this.baseServiceMs = baseServiceMs;
 		this.previousThroughput = previousThroughput;
-		this.queueing = snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
+		this.queueing = queueing(snapshot);
 		this.need = SizingModel.need(law, baseServiceMs);
 	}
 
@@ -115,6 +115,15 @@ final class ClosedWindow {
 
 	double throughput() {
 		return this.law.throughput();
+	}
+
+	/**
+	 * Return whether tasks waited in a window: its queue held some at its end, or more
+	 * arrived than finished.
+	 */
+	static boolean queueing(PoolSnapshot snapshot) {
+		LittlesLaw law = snapshot.littlesLaw();
+		return snapshot.sizes().queueSize() > 0 || law.arrivalRate() > law.throughput() * 1.05;
 	}
 
 }

@@ -299,6 +299,16 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * A cut for a slower service is judged again: the tasks that finished since began
+		 * before it, more of them at once than the pool has threads now.
+		 *
+		 * @param busy the threads busy in the window, X·S
+		 * @param serviceMsBeforeCut the mean service time that prompted the cut
+		 */
+		record CutDraining(double busy, double serviceMsBeforeCut) implements Cause {
+		}
+
+		/**
 		 * The load needed fewer threads for a while.
 		 *
 		 * @param peakNeed the most the model needed in those windows

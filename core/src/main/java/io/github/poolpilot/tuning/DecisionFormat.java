@@ -18,6 +18,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.Judging;
 import io.github.poolpilot.tuning.Decision.Cause.Manual;
@@ -141,6 +142,11 @@ public final class DecisionFormat {
 		if (cause instanceof CutDidNotHelp cut) {
 			return "service time " + number(cut.serviceMs()) + " ms, not shorter with fewer threads ("
 					+ number(cut.serviceMsBeforeCut()) + " ms before the cut)";
+		}
+		if (cause instanceof CutDraining draining) {
+			return "judging the cut again: " + number(draining.busy())
+					+ " threads were busy, its tasks began before it (" + number(draining.serviceMsBeforeCut())
+					+ " ms before the cut)";
 		}
 		if (cause instanceof Surplus surplus) {
 			return "needed at most " + surplus.peakNeed() + " in the last " + surplus.windows() + " windows";

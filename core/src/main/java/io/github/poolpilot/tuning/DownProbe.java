@@ -156,8 +156,11 @@ final class DownProbe {
 		}
 	}
 
-	void cancel() {
-		this.pending = null;
+	/**
+	 * Return whether a probe down is being judged.
+	 */
+	boolean judging() {
+		return this.pending != null;
 	}
 
 	/**

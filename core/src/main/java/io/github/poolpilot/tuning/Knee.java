@@ -59,6 +59,20 @@ final class Knee {
 	}
 
 	/**
+	 * Forget a knee that a window's throughput outgrew: beyond a knee throughput stops
+	 * rising, so a pool whose throughput keeps more threads busy at the base service time
+	 * (X·S₀) than half beyond the knee serves more than the knee allows, and the step
+	 * that taught it measured a lull (tasks that finish together, a burst's end).
+	 * @param window the window that just closed
+	 */
+	void outgrown(ClosedWindow window) {
+		double useful = window.throughput() * window.baseServiceMs / 1000;
+		if (known() && window.queueing && useful > PoolController.MAX_GROWTH * this.threads) {
+			forget();
+		}
+	}
+
+	/**
 	 * Return whether a size is near the knee, where probing down would gain little.
 	 */
 	boolean near(int size) {

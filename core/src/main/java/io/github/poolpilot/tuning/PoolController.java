@@ -15,12 +15,12 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * Decides one pool's size, window after window: a model says how many threads the
  * measured load needs, and a feedback guard checks that more threads really serve more
  * and that fewer would not serve as much. Between windows, its fast path ({@link #pulse})
- * meets a load step at once.
+ * meets a load step at once, unless a cut or a probe down is being judged.
  * <p>
  * <b>Model.</b> The {@link SizingModel} staffs the offered load, λ the arrival rate
  * (rejected tasks included), at the pool's base service time S₀: the least mean service
  * time of the last {@value #BASE_WINDOWS} windows, what a task takes when nothing is
- * congested.
+ * congested, kept longer while the pool stays saturated ({@link BaseServiceTime}).
  * <p>
  * <b>Growing.</b> A saturated pool (busy threads X·S at least {@value #SATURATED_BUSY} of
  * its size while tasks queue or are turned away) grows towards a tenth beyond the model's
@@ -39,10 +39,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe})
  * when {@link SaturatedGrowth} finds a probe due: fewer is better while the throughput
- * holds, and the probe that loses throughput finds the knee. A service time that passed
- * its base without more throughput is cut ({@link SlowdownRule}). Held probes, found
- * knees and cuts that shortened the service time all say that more threads would not
- * help: growth rests, as after a step that did not pay ({@link Backoff}).
+ * holds, and the probe that loses throughput finds the knee. A knee that the throughput
+ * outgrew is forgotten ({@link Knee#outgrown}). A service time that passed its base
+ * without more throughput is cut ({@link SlowdownRule}). Held probes, found knees and
+ * cuts that shortened the service time all say that more threads would not help: growth
+ * rests, as after a step that did not pay ({@link Backoff}).
  * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
  * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row ({@link SurplusRule}),
@@ -96,7 +97,7 @@ public final class PoolController {
 	 */
 	static final double NEAR_KNEE = 1.25;
 
-	private final RecentValues serviceTimes = new RecentValues(BASE_WINDOWS);
+	private final BaseServiceTime serviceTimes = new BaseServiceTime();
 
 	private final WindowNoise throughputNoise = new WindowNoise();
 
@@ -195,7 +196,8 @@ public final class PoolController {
 		long completions = snapshot.windowCompletions();
 		this.throughputNoise.add(held, law.throughput());
 		if (completions > 0 && law.meanServiceTimeMs() > 0) {
-			this.serviceTimes.add(law.meanServiceTimeMs());
+			this.serviceTimes.add(law.meanServiceTimeMs(), size,
+					law.busyThreads() >= SATURATED_BUSY * size && ClosedWindow.queueing(snapshot));
 			this.lastServiceMs = law.meanServiceTimeMs();
 			this.lastQueueWaitMs = law.meanQueueWaitMs();
 			this.serviceNoise.add(held, law.meanServiceTimeMs());
@@ -206,6 +208,7 @@ public final class PoolController {
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
+		this.knee.outgrown(window);
 		this.surplus.needed(window.need);
 		this.steps.refused(window, this.changes);
 		this.saturated.windowClosed(window);
@@ -221,7 +224,9 @@ public final class PoolController {
 		this.surgeWant = 0;
 		Decision restore = this.slowdown.judge(window);
 		if (restore != null) {
-			this.knee.forget();
+			if (restore.action() == Action.RESTORE) {
+				this.knee.forget();
+			}
 			return restore;
 		}
 		// A cut that shortened the service time, a probe that held: the threads taken
@@ -336,21 +341,21 @@ public final class PoolController {
 			largest = Math.min(largest, Math.max(1, this.lastGoetz));
 		}
 		// The last window's CPU reading: reading it every pulse would shorten the
-		// window's.
-		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest,
-				!(this.lastCpuLoad > MAX_CPU));
+		// window's. No surge while a cut or a probe down is judged: the pool's threads
+		// were just seen to wait for one another, and a burst of arrivals is not served
+		// faster by more threads that wait for the same thing.
+		boolean mayGrow = !(this.lastCpuLoad > MAX_CPU) && !this.slowdown.judging() && !this.probes.judging();
+		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest, mayGrow);
 		if (surge == null) {
 			return null;
 		}
 		if (Double.isNaN(this.serviceTimes.min()) && !Double.isNaN(this.surges.estimatedServiceMs())) {
 			// The base until a window measures one: the first windows after a surge
 			// measure the waiting the surge's threads cause too.
-			this.serviceTimes.add(this.surges.estimatedServiceMs());
+			this.serviceTimes.estimate(this.surges.estimatedServiceMs());
 		}
 		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
 				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));
-		this.probes.cancel();
-		this.slowdown.cancel();
 		this.surplus.reset();
 		this.surgeWant = surge.threads();
 		this.standing = surge;

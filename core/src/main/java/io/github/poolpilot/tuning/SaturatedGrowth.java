@@ -27,8 +27,10 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * {@value #HOLDS_BEFORE_PROBE} saturated windows that held the size, unless the pool's
  * budget of changes is spent. A pool that refused work in one of the windows a probe is
  * compared with probes down only when its threads were seen to wait elsewhere (a step
- * whose service time rose with it, a cut that relieved, a probe that held): fewer threads
- * would refuse more otherwise, as in the next burst.
+ * whose service time rose with it, a cut that relieved, a probe that held) or it is
+ * crowded, with over {@value #CROWDED} times the threads its model needs for all it was
+ * offered and the CPU at most half busy: fewer threads would refuse more otherwise, as in
+ * the next burst.
  *
  * @author poolpilot authors
  */
@@ -38,6 +40,11 @@ final class SaturatedGrowth {
 	 * A chain of probes down starts after this many saturated windows that held the size.
 	 */
 	static final int HOLDS_BEFORE_PROBE = 2;
+
+	/**
+	 * A saturated pool with this many times the threads its model needs is crowded.
+	 */
+	static final double CROWDED = 1.5;
 
 	private final SlowdownRule slowdown;
 
@@ -121,9 +128,20 @@ final class SaturatedGrowth {
 		// in the next burst. A new chain waits while the pool's budget of changes is
 		// spent; one under way goes on to the knee.
 		boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
-				&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest());
+				&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest()
+						|| crowded(window));
 		Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 		return (probe != null) ? probe : held;
+	}
+
+	/**
+	 * Return whether a saturated pool has over {@value #CROWDED} times the threads the
+	 * model needs for all it was offered, refusals included, at the base service time,
+	 * with the CPU at most half busy: its threads wait for something they share, and a
+	 * probe down does not refuse more.
+	 */
+	static boolean crowded(ClosedWindow window) {
+		return window.need > 0 && window.size > CROWDED * window.need && window.cpuLoad >= 0 && window.cpuLoad <= 0.5;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -25,11 +26,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * beyond a knee seen, and not at all without one: fewer threads would refuse more, unless
  * a downstream is the limit.
  * <p>
- * Each cut is judged in the next window: when the service time did not shorten by at
- * least {@value #MIN_RELIEF} of itself, the slowdown is not one that fewer threads
- * relieve, so the cut is undone and the rule stays off until the service time is back
- * within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it by more than its
- * noise relieved ({@link #relieved()}).
+ * Each cut is judged in the next window, or in the one after when the next had a quarter
+ * more threads busy (X·S) than the pool has after the cut, and at least one: its tasks
+ * began before the cut and waited behind the threads it took. When the service time did
+ * not shorten by at least {@value #MIN_RELIEF} of itself, the slowdown is not one that
+ * fewer threads relieve, so the cut is undone and the rule stays off until the service
+ * time is back within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it by
+ * more than its noise relieved ({@link #relieved()}).
  *
  * @author poolpilot authors
  */
@@ -93,6 +96,14 @@ final class SlowdownRule {
 			return null;
 		}
 		if (window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
+			// A quarter more threads busy than the pool has now, and at least one: the
+			// tasks that finished began before the cut, and waited behind the threads it
+			// took.
+			double busy = window.law.busyThreads();
+			if (!cut.again && busy > window.size + Math.max(1, window.size / 4)) {
+				this.cut = new Cut(cut.from, cut.serviceMs, cut.windows, true);
+				return Decision.hold(window.size, new CutDraining(busy, cut.serviceMs), null, true);
+			}
 			this.notOurs = true;
 			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
 					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
@@ -138,7 +149,7 @@ final class SlowdownRule {
 		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);
 		if (target < size) {
-			this.cut = new Cut(size, congestion.here.mean(), congestion.here.windows());
+			this.cut = new Cut(size, congestion.here.mean(), congestion.here.windows(), false);
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
 		}
 		if (wanted < size) {
@@ -188,18 +199,22 @@ final class SlowdownRule {
 	 * @param serviceMs the mean service time that prompted it
 	 */
 	void watch(int from, double serviceMs) {
-		this.cut = new Cut(from, serviceMs, 1);
+		this.cut = new Cut(from, serviceMs, 1, false);
 	}
 
-	void cancel() {
-		this.cut = null;
+	/**
+	 * Return whether a cut is being judged: the pool's threads were seen to wait for one
+	 * another.
+	 */
+	boolean judging() {
+		return this.cut != null;
 	}
 
 	/**
 	 * A cut: the size before it, and the mean service time that prompted it, over so many
-	 * windows.
+	 * windows; {@code again} once a window that still drained it held the judgment.
 	 */
-	private record Cut(int from, double serviceMs, int windows) {
+	private record Cut(int from, double serviceMs, int windows, boolean again) {
 	}
 
 	/**

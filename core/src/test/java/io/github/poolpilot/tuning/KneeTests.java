@@ -2,6 +2,7 @@ package io.github.poolpilot.tuning;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +50,28 @@ class KneeTests {
 		this.clock.advanceMillis(1);
 		assertThat(this.knee.known()).isFalse();
 		assertThat(this.knee.cap()).isEqualTo(Integer.MAX_VALUE);
+	}
+
+	@Test
+	void aKneeIsForgottenWhenTheThroughputKeepsMoreThreadsBusyThanHalfBeyondIt() {
+		// A step from 27 to 41 threads of 900 ms tasks that all finished in the window
+		// after: it measured 18 a second and taught a knee of 18.
+		this.knee.learn(18);
+		this.knee.outgrown(window(41, 20, 5));
+		assertThat(this.knee.threads()).isEqualTo(18);
+		this.knee.outgrown(window(41, 41, 0));
+		assertThat(this.knee.threads()).isEqualTo(18);
+		// 41 a second at 900 ms keep 36.9 threads busy, more than the cap of 27.
+		this.knee.outgrown(window(41, 41, 5));
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	/**
+	 * A window of 900 ms tasks at the base service time, offered 60 a second.
+	 */
+	private static ClosedWindow window(int size, double throughput, int queued) {
+		return new ClosedWindow(PoolControllerTests.window(throughput, throughput, 900, size, queued, null), size,
+				new PoolBounds(1, 300), 0.2, 900, Double.NaN);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.poolpilot.tuning;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolBounds;
@@ -183,8 +184,9 @@ class PoolControllerSequencesTests {
 		Decision cut = decide(3_000_000, 1_440_000, 0.016, 17, 50);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.to()).isEqualTo(13);
-		// Just as slow on 13: undone, and the knee, seen under this slowdown, forgotten.
-		Decision restore = decide(3_000_000, 1_440_000, 0.016, 13, 50);
+		// Just as slow on 13, its 13 threads busy: undone, and the knee, seen under this
+		// slowdown, forgotten.
+		Decision restore = decide(3_000_000, 812_500, 0.016, 13, 50);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
 		assertThat(restore.cause()).isEqualTo(new CutDidNotHelp(0.016, 0.016));
 		Decision grow = decide(3_000_000, 2_000_000, 0.008, 17, 50);
@@ -221,20 +223,27 @@ class PoolControllerSequencesTests {
 	}
 
 	@Test
-	void aSurgeEndsTheProbeBeingJudged() {
+	void noSurgeIsMetWhileAProbeDownIsJudged() {
+		// The threads the probe took were seen to wait: a burst of arrivals meanwhile
+		// is not served faster by more of them.
 		PoolBounds upTo50 = new PoolBounds(1, 50);
 		this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2);
 		assertThat(this.controller.decide(window(240, 160, 312.5, 50, 600, null), 50, upTo50, 0.2).to()).isEqualTo(37);
-		surge(37);
+		this.controller.applied(37);
+		assertThat(surgePulses(37)).isNull();
 		Decision next = this.controller.decide(window(240, 120, 312.5, 37, 600, null), 37, upTo50, 0.2);
-		assertThat(next.cause()).isNotInstanceOf(ProbeFell.class);
+		assertThat(next.cause()).isInstanceOf(ProbeFell.class);
+		surge(next.to());
 	}
 
 	@Test
-	void aSurgeEndsTheCutBeingJudged() {
+	void noSurgeIsMetWhileACutIsJudged() {
 		cutFrom12To9();
-		surge(9);
-		assertThat(decide(400, 200, 60, 9, 40).action()).isNotEqualTo(Action.RESTORE);
+		this.controller.applied(9);
+		assertThat(surgePulses(9)).isNull();
+		// Just as slow on 9 threads, all busy: undone.
+		assertThat(decide(400, 150, 60, 9, 40).action()).isEqualTo(Action.RESTORE);
+		surge(12);
 	}
 
 	@Test
@@ -295,13 +304,20 @@ class PoolControllerSequencesTests {
 	 * tasks arrived and 500 are queued: a surge whatever the last window's rate.
 	 */
 	private void surge(int size) {
+		Decision surge = surgePulses(size);
+		assertThat(surge).isNotNull();
+		assertThat(surge.action()).isEqualTo(Action.GROW);
+	}
+
+	/**
+	 * The pulses of {@link #surge}, returning what the second decided.
+	 */
+	private @Nullable Decision surgePulses(int size) {
 		this.controller.pulse(new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, 0, 100_000, 100_000,
 				this.clock.nanoTime()));
 		this.clock.advanceMillis(100);
-		Decision surge = this.controller.pulse(new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, 500,
-				100_600, 100_100, this.clock.nanoTime()));
-		assertThat(surge).isNotNull();
-		assertThat(surge.action()).isEqualTo(Action.GROW);
+		return this.controller.pulse(new PoolPulse("talk", BOUNDS, 1, TuningMode.AUTO, size, size, size, 500, 100_600,
+				100_100, this.clock.nanoTime()));
 	}
 
 	private Decision staff(double queueWaitMs, double cpuLoad) {

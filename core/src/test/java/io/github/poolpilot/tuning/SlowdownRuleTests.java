@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,6 +114,37 @@ class SlowdownRuleTests {
 	}
 
 	@Test
+	void aCutIsJudgedAgainWhileTheTasksThatFinishedBeganBeforeIt() {
+		measured(6, 100);
+		apply(20, 300);
+		// 100 a second at 300 ms keep 30 threads busy on a pool of 15: the tasks that
+		// finished began on the 20 threads before the cut, and waited behind them.
+		Decision again = judge(15, 300, 100);
+		assertThat(again.action()).isEqualTo(Action.HOLD);
+		assertThat(again.cause()).isEqualTo(new CutDraining(30, 300));
+		// Judged once more, on the next window: just as slow, undone.
+		Decision restore = judge(15, 300, 100);
+		assertThat(restore.action()).isEqualTo(Action.RESTORE);
+		assertThat(restore.to()).isEqualTo(20);
+	}
+
+	@Test
+	void aCutIsJudgedAgainOnlyWhenAQuarterMoreThreadsWereBusyThanThePoolHas() {
+		measured(6, 100);
+		apply(20, 300);
+		// 18 busy on 15: within a quarter, the window judges the cut.
+		assertThat(judge(15, 300, 60).action()).isEqualTo(Action.RESTORE);
+	}
+
+	@Test
+	void aCutThatShortenedTheServiceTimeOnTheWindowAfterTheDrainingOneStands() {
+		measured(6, 100);
+		apply(20, 300);
+		assertThat(judge(15, 300, 100).action()).isEqualTo(Action.HOLD);
+		assertThat(judge(15, 150)).isNull();
+	}
+
+	@Test
 	void aCutWatchedForAnotherRuleIsJudgedAsThisRulesOwn() {
 		// A surge's overshoot cut from 20 at 300 ms (SurgeReview): undone when the
 		// service time did not shorten by a tenth, kept when it did.
@@ -146,9 +178,19 @@ class SlowdownRuleTests {
 		return this.rule.apply(window(size, serviceMs, refused), null);
 	}
 
+	/**
+	 * A window after a cut, at a size throughout, its threads serving at most the 100
+	 * tasks a second offered.
+	 */
 	private Decision judge(int size, double serviceMs) {
+		return judge(size, serviceMs, Math.min(100, size * 1000 / serviceMs));
+	}
+
+	private Decision judge(int size, double serviceMs, double throughput) {
 		this.serviceTimes.add(size, serviceMs);
-		return this.rule.judge(window(size, serviceMs, 0));
+		return this.rule
+			.judge(new ClosedWindow(PoolControllerTests.window(100, throughput, serviceMs, 0, size, 5, null, null),
+					size, new PoolBounds(1, 64), 0.5, 100, 100));
 	}
 
 	private static ClosedWindow window(int size, double serviceMs, long refused) {

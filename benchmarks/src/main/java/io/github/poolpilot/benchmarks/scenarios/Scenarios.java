@@ -13,7 +13,8 @@ import io.github.poolpilot.pool.PoolBounds;
  * minute: S1 to S6, S7 for max-queue-wait, S8 (a pool starting far above a downstream's
  * knee), S9 (a tenfold load step), S10 and S11 (the two shapes where the tuned pool
  * refused work that a pool fixed at its max-threads serves: a downstream behind a large
- * max, a web server's small pool under bursts of mixed work).
+ * max, a web server's small pool under bursts of mixed work), S12 (the sample's knee run:
+ * S8's downstream behind a max of 300, from idle).
  *
  * @author poolpilot authors
  */
@@ -79,15 +80,15 @@ final class Scenarios {
 
 	/**
 	 * Return every scenario, in order.
-	 * @return S1 to S11
+	 * @return S1 to S12
 	 */
 	static List<Scenario> all() {
-		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7(), s8(), s9(), s10(), s11());
+		return List.of(s1(), s2(), s3(), s4(), s5(), s6(), s7(), s8(), s9(), s10(), s11(), s12());
 	}
 
 	/**
 	 * Return the scenario of the given name.
-	 * @param id {@code S1} to {@code S11}, in any case
+	 * @param id {@code S1} to {@code S12}, in any case
 	 * @return the scenario
 	 * @throws IllegalArgumentException for an unknown name
 	 */
@@ -96,7 +97,7 @@ final class Scenarios {
 			.filter((scenario) -> scenario.id().equalsIgnoreCase(id))
 			.findFirst()
 			.orElseThrow(
-					() -> new IllegalArgumentException("Unknown scenario '" + id + "': expected one of S1 to S11"));
+					() -> new IllegalArgumentException("Unknown scenario '" + id + "': expected one of S1 to S12"));
 	}
 
 	static Scenario s1() {
@@ -223,6 +224,22 @@ final class Scenarios {
 				"a web server's mixed work (1 task in 5 eight times longer), 2..8 threads, queue 16, 300/s in bursts of 750/s",
 				11, List.of(pool), 50, new Window(5, 50), List.of(new Window(0, 50)), List.of(new Window(10, 50)),
 				List.of(), sweep(new int[] { 2, 3, 4, 6, 8 }, load), null, null);
+	}
+
+	/**
+	 * S12: the sample's knee run on real threads: S8's downstream (8 calls of 50 ms,
+	 * 160/s) behind a pool of 5 to 300 threads with a queue of 100, starting at 50 on an
+	 * idle application, offered 240/s from the second second. No window measures an
+	 * uncongested service time before the pool is far above the knee: it must come down
+	 * while it refuses.
+	 */
+	static Scenario s12() {
+		DoubleUnaryOperator load = (second) -> (second < 1) ? 0 : 240;
+		PoolSpec pool = new PoolSpec("pool", SLOW_DOWNSTREAM, load, new PoolBounds(5, 300), 50, 1, 100);
+		return new Scenario("S12",
+				"50 ms calls through a downstream admitting 8, 5..300 threads from 50, idle 1 s then offered 240/s (1.5 x its 160/s)",
+				12, List.of(pool), 50, new Window(5, 50), List.of(new Window(1, 50)), List.of(new Window(30, 50)),
+				List.of(), sweep(new int[] { 4, 6, 8, 10, 12, 16 }, constant(240)), null, null);
 	}
 
 	private static Scenario onePool(String id, String title, long seed, Workload workload, DoubleUnaryOperator load,

@@ -1,0 +1,75 @@
+package io.github.poolpilot.tuning;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link BaseServiceTime}: the least service time of the last windows, kept beyond them
+ * while the pool stays saturated at as many threads.
+ *
+ * @author poolpilot authors
+ */
+class BaseServiceTimeTests {
+
+	private final BaseServiceTime base = new BaseServiceTime();
+
+	@Test
+	void theBaseIsTheLeastOfTheLastWindows() {
+		assertThat(this.base.min()).isNaN();
+		this.base.add(80, 10, false);
+		this.base.add(50, 10, false);
+		this.base.add(70, 10, false);
+		assertThat(this.base.min()).isEqualTo(50);
+	}
+
+	@Test
+	void aPoolThatStaysSaturatedWithMoreThreadsKeepsItsLeastBeyondTheLastWindows() {
+		// 8 calls of 50 ms at a time downstream: 100 threads wait 625 ms for them.
+		this.base.add(50, 8, true);
+		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
+			this.base.add(625, 100, true);
+		}
+		assertThat(this.base.min()).isEqualTo(50);
+	}
+
+	@Test
+	void aWindowThatIsNotSaturatedLetsAnOlderLeastGo() {
+		this.base.add(50, 8, true);
+		this.base.add(300, 40, false);
+		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
+			this.base.add(625, 100, true);
+		}
+		assertThat(this.base.min()).isEqualTo(300);
+	}
+
+	@Test
+	void aSlowerServiceAtNoMoreThreadsLetsTheLeastGo() {
+		// The downstream became slower for every caller: the same 8 threads take 100 ms.
+		this.base.add(50, 8, true);
+		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
+			this.base.add(100, 8, true);
+		}
+		assertThat(this.base.min()).isEqualTo(100);
+	}
+
+	@Test
+	void theLeastIsKeptForAtMostSoManyWindows() {
+		this.base.add(50, 8, true);
+		for (int i = 0; i < BaseServiceTime.KEPT_WINDOWS + PoolController.BASE_WINDOWS; i++) {
+			this.base.add(625, 100, true);
+		}
+		assertThat(this.base.min()).isEqualTo(625);
+	}
+
+	@Test
+	void anEstimateCountsAmongTheLastWindowsOnly() {
+		this.base.estimate(200);
+		assertThat(this.base.min()).isEqualTo(200);
+		for (int i = 0; i < PoolController.BASE_WINDOWS; i++) {
+			this.base.add(625, 100, true);
+		}
+		assertThat(this.base.min()).isEqualTo(625);
+	}
+
+}
