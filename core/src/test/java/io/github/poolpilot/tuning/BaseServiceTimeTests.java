@@ -27,9 +27,7 @@ class BaseServiceTimeTests {
 	void aPoolThatStaysSaturatedWithMoreThreadsKeepsItsLeastBeyondTheLastWindows() {
 		// 8 calls of 50 ms at a time downstream: 100 threads wait 625 ms for them.
 		this.base.add(50, 8, true);
-		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
-			this.base.add(625, 100, true);
-		}
+		saturated(2 * PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(50);
 	}
 
@@ -37,9 +35,7 @@ class BaseServiceTimeTests {
 	void aWindowThatIsNotSaturatedLetsAnOlderLeastGo() {
 		this.base.add(50, 8, true);
 		this.base.add(300, 40, false);
-		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
-			this.base.add(625, 100, true);
-		}
+		saturated(2 * PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(300);
 	}
 
@@ -47,18 +43,14 @@ class BaseServiceTimeTests {
 	void aSlowerServiceAtNoMoreThreadsLetsTheLeastGo() {
 		// The downstream became slower for every caller: the same 8 threads take 100 ms.
 		this.base.add(50, 8, true);
-		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
-			this.base.add(100, 8, true);
-		}
+		saturated(2 * PoolController.BASE_WINDOWS, 100, 8);
 		assertThat(this.base.min()).isEqualTo(100);
 	}
 
 	@Test
 	void theLeastIsKeptForAtMostSoManyWindows() {
 		this.base.add(50, 8, true);
-		for (int i = 0; i < BaseServiceTime.KEPT_WINDOWS + PoolController.BASE_WINDOWS; i++) {
-			this.base.add(625, 100, true);
-		}
+		saturated(BaseServiceTime.KEPT_WINDOWS + PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(625);
 	}
 
@@ -66,10 +58,17 @@ class BaseServiceTimeTests {
 	void anEstimateCountsAmongTheLastWindowsOnly() {
 		this.base.estimate(200);
 		assertThat(this.base.min()).isEqualTo(200);
-		for (int i = 0; i < PoolController.BASE_WINDOWS; i++) {
-			this.base.add(625, 100, true);
-		}
+		saturated(PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(625);
+	}
+
+	/**
+	 * So many saturated windows at a service time and a size.
+	 */
+	private void saturated(int windows, double serviceMs, int size) {
+		for (int i = 0; i < windows; i++) {
+			this.base.add(serviceMs, size, true);
+		}
 	}
 
 }
