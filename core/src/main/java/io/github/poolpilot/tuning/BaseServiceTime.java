@@ -24,11 +24,7 @@ final class BaseServiceTime {
 	 */
 	static final int KEPT_WINDOWS = 300;
 
-	private final double[] recent = new double[PoolController.BASE_WINDOWS];
-
-	private final int[] recentSizes = new int[PoolController.BASE_WINDOWS];
-
-	private int count;
+	private final RecentValues recent = new RecentValues(PoolController.BASE_WINDOWS);
 
 	private @Nullable Least least;
 
@@ -39,7 +35,7 @@ final class BaseServiceTime {
 	 * @param saturated whether the pool was saturated in it
 	 */
 	void add(double serviceMs, int size, boolean saturated) {
-		remember(serviceMs, size);
+		this.recent.add(serviceMs);
 		Least least = this.least;
 		boolean slower = least != null && size <= least.size && serviceMs > SlowdownRule.SLOWDOWN * least.serviceMs;
 		if (least == null || serviceMs <= least.serviceMs || !saturated || slower || least.windows >= KEPT_WINDOWS) {
@@ -54,50 +50,17 @@ final class BaseServiceTime {
 	 * Add a service time estimated between windows, before any window measured one.
 	 * @param serviceMs the estimate
 	 */
-	void estimate(double serviceMs, int size) {
-		remember(serviceMs, size);
-	}
-
-	private void remember(double serviceMs, int size) {
-		this.recent[this.count % this.recent.length] = serviceMs;
-		this.recentSizes[this.count % this.recent.length] = size;
-		this.count++;
+	void estimate(double serviceMs) {
+		this.recent.add(serviceMs);
 	}
 
 	/**
 	 * Return the base service time, NaN while none was measured.
 	 */
 	double min() {
-		int at = leastRecent();
 		Least least = this.least;
-		double recent = (at < 0) ? Double.NaN : this.recent[at];
+		double recent = this.recent.min();
 		return (least != null && !(recent <= least.serviceMs)) ? least.serviceMs : recent;
-	}
-
-	/**
-	 * Return the pool's size when the base service time was measured, 0 while none was.
-	 */
-	int size() {
-		int at = leastRecent();
-		Least least = this.least;
-		if (least != null && !(at >= 0 && this.recent[at] <= least.serviceMs)) {
-			return least.size;
-		}
-		return (at < 0) ? 0 : this.recentSizes[at];
-	}
-
-	/**
-	 * The index of the least of the last windows, -1 before the first.
-	 */
-	private int leastRecent() {
-		int filled = Math.min(this.count, this.recent.length);
-		int at = -1;
-		for (int i = 0; i < filled; i++) {
-			if (at < 0 || this.recent[i] < this.recent[at]) {
-				at = i;
-			}
-		}
-		return at;
 	}
 
 	/**

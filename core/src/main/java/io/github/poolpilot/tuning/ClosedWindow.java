@@ -53,11 +53,6 @@ final class ClosedWindow {
 	 */
 	final int need;
 
-	/**
-	 * The pool's size when its base service time was measured, 0 when unknown.
-	 */
-	final int baseSize;
-
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 			double previousThroughput) {
 		this(snapshot, size, bounds, cpuLoad, baseServiceMs, previousThroughput, 0);
@@ -65,12 +60,6 @@ final class ClosedWindow {
 
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 			double previousThroughput, long refused) {
-		this(snapshot, size, bounds, cpuLoad, baseServiceMs, previousThroughput, refused, 0);
-	}
-
-	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
-			double previousThroughput, long refused, int baseSize) {
-		this.baseSize = baseSize;
 		this.refused = refused;
 		this.offered = snapshot.windowArrivals();
 		this.queueCapacity = snapshot.sizes().queueCapacity();
@@ -111,16 +100,6 @@ final class ClosedWindow {
 	 */
 	boolean slowed() {
 		return this.serviceMs() > SlowdownRule.SLOWDOWN * this.baseServiceMs;
-	}
-
-	/**
-	 * Return whether the service time passed {@value SlowdownRule#SLOWDOWN}× a base
-	 * measured on fewer threads than the pool has now: a service time that rose at the
-	 * size its base was measured at, or below it, did not rise with the threads (a mix of
-	 * work whose dearer tasks came, a downstream slower for every caller).
-	 */
-	boolean slowedByThreads() {
-		return slowed() && this.size > this.baseSize;
 	}
 
 	/**

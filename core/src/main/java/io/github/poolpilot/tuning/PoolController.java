@@ -207,7 +207,7 @@ public final class PoolController {
 		}
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
-				previousThroughput, this.refusals.refused(snapshot), this.serviceTimes.size());
+				previousThroughput, this.refusals.refused(snapshot));
 		this.knee.outgrown(window);
 		this.surplus.needed(window.need);
 		this.steps.refused(window, this.changes);
@@ -352,7 +352,7 @@ public final class PoolController {
 		if (Double.isNaN(this.serviceTimes.min()) && !Double.isNaN(this.surges.estimatedServiceMs())) {
 			// The base until a window measures one: the first windows after a surge
 			// measure the waiting the surge's threads cause too.
-			this.serviceTimes.estimate(this.surges.estimatedServiceMs(), pulse.size());
+			this.serviceTimes.estimate(this.surges.estimatedServiceMs());
 		}
 		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
 				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));

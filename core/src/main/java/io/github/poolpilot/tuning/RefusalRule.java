@@ -105,7 +105,7 @@ final class RefusalRule {
 	 * wait for too.
 	 */
 	private static boolean material(ClosedWindow window) {
-		return window.refusedShare() > MATERIAL && window.busy >= BUSY * window.size && !window.slowedByThreads();
+		return window.refusedShare() > MATERIAL && window.busy >= BUSY * window.size && !window.slowed();
 	}
 
 	/**

@@ -32,17 +32,6 @@ class BaseServiceTimeTests {
 	}
 
 	@Test
-	void theBaseSaysTheSizeItWasMeasuredAt() {
-		assertThat(this.base.size()).isZero();
-		this.base.add(80, 12, false);
-		this.base.add(50, 8, true);
-		this.base.add(70, 10, true);
-		assertThat(this.base.size()).isEqualTo(8);
-		saturated(2 * PoolController.BASE_WINDOWS, 625, 100);
-		assertThat(this.base.size()).isEqualTo(8);
-	}
-
-	@Test
 	void aWindowThatIsNotSaturatedLetsAnOlderLeastGo() {
 		this.base.add(50, 8, true);
 		this.base.add(300, 40, false);
@@ -67,7 +56,7 @@ class BaseServiceTimeTests {
 
 	@Test
 	void anEstimateCountsAmongTheLastWindowsOnly() {
-		this.base.estimate(200, 50);
+		this.base.estimate(200);
 		assertThat(this.base.min()).isEqualTo(200);
 		saturated(PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(625);

@@ -22,7 +22,6 @@ import io.github.poolpilot.tuning.Decision.Cause.NoGain;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
-import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
@@ -256,25 +255,6 @@ class PoolControllerTests {
 		Decision probe = this.controller.decide(refusing(50, 400), 50, upTo50, 0.2);
 		assertThat(probe.cause()).isEqualTo(new ProbingDown(160, 312.5));
 		assertThat(probe.threads()).isEqualTo(37);
-	}
-
-	@Test
-	void aPoolWhoseDearerTasksCameAtTheSizeItsBaseWasMeasuredAtGrowsForItsRefusals() {
-		// A web server's pool of 10 threads whose cheap requests took 15 ms; then the
-		// dear ones come, 300 ms each, 200 a second: its queue is full and it serves 33.
-		// The service time rose twentyfold, but at the size the base was measured at:
-		// not for its threads, so its refusals are demand.
-		PoolBounds upTo200 = new PoolBounds(10, 200);
-		this.controller.decide(window(20, 20, 15, 10, 0, null), 10, upTo200, 0.2);
-		PoolSnapshot overload = window(200, 33, 300, 10, 100, null);
-		PoolSnapshot refusing = new PoolSnapshot(overload.pool(), overload.windowSeconds(), overload.sizes(),
-				new TaskCounts(0, 0, 0, 167, 0), overload.windowArrivals(), overload.windowCompletions(),
-				overload.queueWait(), overload.serviceTime(), overload.responseTime(), overload.littlesLaw(), null);
-		this.controller.decide(window(200, 33, 300, 10, 100, null), 10, upTo200, 0.2);
-		Decision grow = this.controller.decide(refusing, 10, upTo200, 0.2);
-		assertThat(grow.action()).isEqualTo(Action.GROW);
-		assertThat(grow.cause()).isInstanceOf(Refusing.class);
-		assertThat(grow.to()).isEqualTo(15);
 	}
 
 	/**
