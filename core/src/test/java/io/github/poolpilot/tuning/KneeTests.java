@@ -67,7 +67,7 @@ class KneeTests {
 	}
 
 	/**
-	 * A window of 900 ms tasks at the base service time, offered 60 a second.
+	 * A window of 900 ms tasks at the base service time, offered what it served.
 	 */
 	private static ClosedWindow window(int size, double throughput, int queued) {
 		return new ClosedWindow(PoolControllerTests.window(throughput, throughput, 900, size, queued, null), size,
