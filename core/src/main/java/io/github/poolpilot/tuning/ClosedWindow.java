@@ -118,6 +118,16 @@ final class ClosedWindow {
 	}
 
 	/**
+	 * Return whether a window of a pool of {@code size} threads was saturated, as
+	 * {@link #saturated()} says of a closed one: busy threads X·S at least
+	 * {@value PoolController#SATURATED_BUSY} of its size while work waited. (X·S clipped
+	 * to the pool's threads, as a closed window counts it, says the same.)
+	 */
+	static boolean saturated(PoolSnapshot snapshot, int size) {
+		return snapshot.littlesLaw().busyThreads() >= PoolController.SATURATED_BUSY * size && queueing(snapshot);
+	}
+
+	/**
 	 * Return whether tasks waited in a window: its queue held some at its end, or more
 	 * arrived than finished.
 	 */
