@@ -330,17 +330,11 @@ class BudgetStressTests {
 		while (this.running.get()) {
 			budget.change(() -> {
 				int maxThreads = budget.maxThreads();
-				int live = 0;
-				int maxSizes = 0;
-				for (Map.Entry<ManagedPool, ThreadPoolExecutor> pool : workers.entrySet()) {
-					live += Workers.count(pool.getValue());
-					maxSizes += pool.getKey().maxPoolSize();
+				Workers.Census census = Workers.census(workers);
+				if (!census.within(maxThreads)) {
+					this.violations.add(census + " over a budget of " + maxThreads);
 				}
-				if (live > maxThreads || maxSizes > maxThreads) {
-					this.violations.add(live + " live threads and maximum sizes of " + maxSizes
-							+ " together over a budget of " + maxThreads);
-				}
-				this.mostLiveThreads.accumulateAndGet(live, Math::max);
+				this.mostLiveThreads.accumulateAndGet(census.workers(), Math::max);
 				this.samples.increment();
 			});
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
