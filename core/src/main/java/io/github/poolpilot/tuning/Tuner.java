@@ -3,8 +3,6 @@ package io.github.poolpilot.tuning;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,25 +13,18 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.budget.BudgetMember;
 import io.github.poolpilot.budget.Lenders;
-import io.github.poolpilot.budget.ThreadBudget.Held;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
-import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
-import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
-import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
-import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Lent;
-import io.github.poolpilot.tuning.Decision.Cause.Repaid;
 
 /**
  * Sizes every pool in {@code auto} mode after each measurement window: each pool's
@@ -72,7 +63,7 @@ public class Tuner {
 
 	private final ResizeListener listener;
 
-	private final Map<String, PoolController> controllers = new HashMap<>();
+	private final TuningPlanner planner;
 
 	private final Map<String, TuningState> states = new ConcurrentHashMap<>();
 
@@ -90,6 +81,7 @@ public class Tuner {
 	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, ResizeListener listener) {
 		this.registry = registry;
 		this.clock = clock;
+		this.planner = new TuningPlanner(clock);
 		this.cpuLoad = cpuLoad;
 		this.listener = listener;
 		registry.budget().setLenders(new Lenders() {
@@ -115,10 +107,7 @@ public class Tuner {
 		Decision decision = new Decision(Action.SHRINK, loan.from(), loan.to(), new Lent(loan.borrower()), null, null,
 				loan.to(), true, false);
 		state(loan.lender()).setLastDecision(decision);
-		PoolController controller = this.controllers.get(loan.lender());
-		if (controller != null) {
-			controller.applied(loan.to());
-		}
+		this.planner.applied(loan.lender(), loan.to());
 		ManagedPool pool = this.registry.get(loan.lender());
 		if (pool != null) {
 			try {
@@ -308,49 +297,7 @@ public class Tuner {
 	 * name, its threads being what the budget allows
 	 */
 	public Map<String, Decision> plan(List<PoolState> pools, ThreadBudget budget, double cpuLoad) {
-		Map<String, Decision> decisions = new LinkedHashMap<>();
-		Map<String, Decision> holds = new HashMap<>();
-		List<Demand> demands = new ArrayList<>();
-		for (PoolState pool : pools) {
-			PoolSnapshot snapshot = pool.snapshot();
-			if (pool.mode() != TuningMode.AUTO || snapshot == null) {
-				this.controllers.remove(pool.name());
-				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
-				continue;
-			}
-			if (pool.settling() != null) {
-				// Its window shows its workers restarting, not what its size does: its
-				// controller does not see it, and judges its last step on the windows
-				// after it settled.
-				holds.put(pool.name(), settling(pool.size(), pool.settling()));
-				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
-				continue;
-			}
-			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
-					(name) -> new PoolController(this.clock));
-			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
-			decisions.put(pool.name(), decision);
-			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
-					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), decision.threads(),
-					decision.needed(), decision.mayBorrow()));
-		}
-		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
-		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
-			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
-			.toList());
-		Map<String, Decision> plan = new LinkedHashMap<>();
-		for (PoolState pool : pools) {
-			Decision decision = decisions.get(pool.name());
-			repay(plan, pool.name(), pool.mode(), pool.size(), threads.get(pool.name()));
-			if (holds.containsKey(pool.name())) {
-				plan.put(pool.name(), holds.get(pool.name()));
-			}
-			if (decision != null) {
-				this.controllers.get(pool.name()).applied(threads.get(pool.name()));
-				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name())));
-			}
-		}
-		return plan;
+		return this.planner.plan(pools, budget, cpuLoad);
 	}
 
 	/**
@@ -363,108 +310,7 @@ public class Tuner {
 	 * @return the decisions that change a pool's size, by name
 	 */
 	public Map<String, Decision> planPulse(List<PoolPulse> pools, ThreadBudget budget) {
-		Map<String, Decision> wants = new LinkedHashMap<>();
-		Map<String, Decision> surges = new HashMap<>();
-		List<Demand> demands = new ArrayList<>();
-		for (PoolPulse pool : pools) {
-			if (pool.mode() == TuningMode.AUTO && pool.settling() != null) {
-				// Settling after a restart: no surge is met until it settled.
-				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
-				continue;
-			}
-			PoolController controller = (pool.mode() == TuningMode.AUTO) ? this.controllers.get(pool.name()) : null;
-			if (controller == null || controller.appliedSize() != pool.size()) {
-				// Out of the tuner's hands, or resized by someone else since (by hand,
-				// say,
-				// and back to auto within a window): what it asked for is stale, and the
-				// next window starts afresh.
-				this.controllers.remove(pool.name());
-				controller = null;
-			}
-			Decision want = null;
-			int needed = 0;
-			if (controller != null) {
-				Decision surge = controller.pulse(pool);
-				if (surge != null) {
-					surges.put(pool.name(), surge);
-				}
-				want = (surge != null) ? surge : controller.standing();
-				// A pool that went idle since its window (nothing offered, nothing
-				// queued) needs only the threads still running: the rest go first
-				// when another pool needs them.
-				boolean idle = surge == null && pool.queued() == 0 && controller.idleSinceLastPulse();
-				needed = (want == null) ? 0 : idle ? Math.min(want.needed(), pool.activeThreads()) : want.needed();
-			}
-			if (want == null) {
-				demands.add(held(pool.name(), pool.bounds(), pool.weight(), pool.mode(), pool.size(), pool.ceiling()));
-				continue;
-			}
-			wants.put(pool.name(), want);
-			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
-					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), want.threads(), needed,
-					want.mayBorrow()));
-		}
-		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
-			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
-			.toList());
-		Map<String, Decision> plan = new LinkedHashMap<>();
-		for (PoolPulse pool : pools) {
-			Decision want = wants.get(pool.name());
-			int size = pool.size();
-			if (want == null) {
-				repay(plan, pool.name(), pool.mode(), size, threads.get(pool.name()));
-				continue;
-			}
-			int given = threads.get(pool.name());
-			this.controllers.get(pool.name()).applied(given);
-			if (given == size) {
-				continue;
-			}
-			boolean limited = given < want.threads();
-			Decision decision;
-			if (given < size) {
-				decision = new Decision(Action.SHRINK, size, given, new BudgetReclaimed(want), null, null,
-						want.needed(), want.mayBorrow(), true);
-			}
-			else if (surges.containsKey(pool.name())) {
-				decision = BudgetShares.withinBudget(want, size, given);
-			}
-			else {
-				decision = new Decision(Action.GROW, size, given, new BudgetFreed(want), null, limited ? given : null,
-						want.needed(), want.mayBorrow(), limited);
-			}
-			plan.put(pool.name(), decision);
-		}
-		return plan;
-	}
-
-	private static Decision settling(int size, Settling settling) {
-		return new Decision(Action.HOLD, size, size,
-				new Decision.Cause.Settling(settling.remaining(), settling.lastResizeTook()), null, null, size, false,
-				false);
-	}
-
-	/**
-	 * What a pool out of the tuner's hands asks of the budget: its size. A pool sized by
-	 * hand (manual) keeps it up to its guaranteed share; the budget may take back what it
-	 * borrowed beyond that.
-	 */
-	private static Demand held(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int ceiling) {
-		if (mode == TuningMode.MANUAL) {
-			return new Demand(name, Math.min(Math.min(bounds.minThreads(), ceiling), size), size, weight, size, size,
-					true);
-		}
-		return new Demand(name, size, size, weight, size, false);
-	}
-
-	/**
-	 * A pool sized by hand that the budget gives less than it has gives back what it
-	 * borrowed beyond its share.
-	 */
-	private static void repay(Map<String, Decision> plan, String pool, TuningMode mode, int size, int given) {
-		if (mode == TuningMode.MANUAL && given < size) {
-			plan.put(pool, new Decision(Action.SHRINK, size, given, new Repaid(), null, null, given, true, false));
-		}
+		return this.planner.planPulse(pools, budget);
 	}
 
 	/**
@@ -512,62 +358,7 @@ public class Tuner {
 		this.failedTicks.increment();
 		logger.warn("Could not resize pool '" + pool.getName() + "' to " + decision.threads() + " threads; it keeps "
 				+ pool.maxPoolSize() + ": " + why, ex);
-		PoolController controller = this.controllers.get(pool.getName());
-		if (controller != null) {
-			controller.applied(pool.maxPoolSize());
-		}
-	}
-
-	/**
-	 * A pool as the tuner sees it at the end of a window.
-	 *
-	 * @param name the pool's name
-	 * @param bounds the range its size must stay in
-	 * @param weight its share of the budget relative to the others
-	 * @param mode who decides its size
-	 * @param size its size (maximum pool size)
-	 * @param liveThreads its live threads, which may exceed its size for a while after it
-	 * shrank
-	 * @param snapshot its last closed window, or {@code null} before the first
-	 * @param ceiling the most threads it may have now whatever its bounds, such as its
-	 * lease of a cluster-wide limit ({@link ManagedPool#ceiling()})
-	 * @param settling how it settles after a resize that restarted its workers
-	 * ({@link ManagedPool#settling()}), {@code null} when it does not
-	 */
-	public record PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-			@Nullable PoolSnapshot snapshot, int ceiling, @Nullable Settling settling) {
-
-		/**
-		 * A pool that does not settle.
-		 * @param name the pool's name
-		 * @param bounds the range its size must stay in
-		 * @param weight its share of the budget relative to the others
-		 * @param mode who decides its size
-		 * @param size its size (maximum pool size)
-		 * @param liveThreads its live threads
-		 * @param snapshot its last closed window, or {@code null} before the first
-		 * @param ceiling the most threads it may have now whatever its bounds
-		 */
-		public PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-				@Nullable PoolSnapshot snapshot, int ceiling) {
-			this(name, bounds, weight, mode, size, liveThreads, snapshot, ceiling, null);
-		}
-
-		/**
-		 * A pool with no ceiling beyond its bounds.
-		 * @param name the pool's name
-		 * @param bounds the range its size must stay in
-		 * @param weight its share of the budget relative to the others
-		 * @param mode who decides its size
-		 * @param size its size (maximum pool size)
-		 * @param liveThreads its live threads
-		 * @param snapshot its last closed window, or {@code null} before the first
-		 */
-		public PoolState(String name, PoolBounds bounds, int weight, TuningMode mode, int size, int liveThreads,
-				@Nullable PoolSnapshot snapshot) {
-			this(name, bounds, weight, mode, size, liveThreads, snapshot, Integer.MAX_VALUE, null);
-		}
-
+		this.planner.applied(pool.getName(), pool.maxPoolSize());
 	}
 
 	/**

@@ -25,7 +25,7 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Manual;
 import io.github.poolpilot.tuning.TuningMode;
-import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.tuning.PoolState;
 
 /**
  * A discrete-event simulation of pools on virtual time, driving the real {@link Tuner}

@@ -16,7 +16,7 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.testsupport.Blocking;
 import io.github.poolpilot.testsupport.FakeClock;
-import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.tuning.PoolState;
 import io.github.poolpilot.testsupport.TestPools;
 
 import static org.assertj.core.api.Assertions.assertThat;

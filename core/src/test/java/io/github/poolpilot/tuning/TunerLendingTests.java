@@ -17,7 +17,7 @@ import io.github.poolpilot.testsupport.SizedExecutor;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Lent;
 import io.github.poolpilot.tuning.Decision.Cause.Repaid;
-import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.tuning.PoolState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

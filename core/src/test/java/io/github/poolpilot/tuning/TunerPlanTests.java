@@ -9,7 +9,7 @@ import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
-import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.tuning.PoolState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

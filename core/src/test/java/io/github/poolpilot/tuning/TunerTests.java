@@ -25,7 +25,7 @@ import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
-import io.github.poolpilot.tuning.Tuner.PoolState;
+import io.github.poolpilot.tuning.PoolState;
 import io.github.poolpilot.testsupport.TestPools;
 
 import static org.assertj.core.api.Assertions.assertThat;
