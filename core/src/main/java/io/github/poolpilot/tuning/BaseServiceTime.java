@@ -24,50 +24,90 @@ final class BaseServiceTime {
 	 */
 	static final int KEPT_WINDOWS = 300;
 
-	private final RecentValues recent = new RecentValues(PoolController.BASE_WINDOWS);
+	/**
+	 * A window counts towards the base when it finished at least this share of the tasks
+	 * the last window finished.
+	 */
+	static final double LIKE = 0.25;
+
+	private final double[] serviceMs = new double[PoolController.BASE_WINDOWS];
+
+	private final long[] completions = new long[PoolController.BASE_WINDOWS];
+
+	private int count;
+
+	/**
+	 * The tasks the last window finished.
+	 */
+	private long lastCompletions;
 
 	private @Nullable Least least;
 
 	/**
 	 * Add a window's mean service time.
 	 * @param serviceMs the mean service time
+	 * @param completions the tasks it finished
 	 * @param size the pool's size in the window
 	 * @param saturated whether the pool was saturated in it
 	 */
-	void add(double serviceMs, int size, boolean saturated) {
-		this.recent.add(serviceMs);
+	void add(double serviceMs, long completions, int size, boolean saturated) {
+		record(serviceMs, completions);
+		this.lastCompletions = completions;
 		Least least = this.least;
 		boolean slower = least != null && size <= least.size && serviceMs > SlowdownRule.SLOWDOWN * least.serviceMs;
-		if (least == null || serviceMs <= least.serviceMs || !saturated || slower || least.windows >= KEPT_WINDOWS) {
-			this.least = new Least(serviceMs, size, 0);
+		if (least == null || serviceMs <= least.serviceMs || !saturated || slower || least.windows >= KEPT_WINDOWS
+				|| !like(least.completions)) {
+			this.least = new Least(serviceMs, completions, size, 0);
 		}
 		else {
-			this.least = new Least(least.serviceMs, least.size, least.windows + 1);
+			this.least = new Least(least.serviceMs, least.completions, least.size, least.windows + 1);
 		}
 	}
 
 	/**
-	 * Add a service time estimated between windows, before any window measured one.
+	 * Add a service time estimated between windows, before any window measured one: it
+	 * counts whatever the windows after it finish.
 	 * @param serviceMs the estimate
 	 */
 	void estimate(double serviceMs) {
-		this.recent.add(serviceMs);
+		record(serviceMs, Long.MAX_VALUE);
+	}
+
+	private void record(double serviceMs, long completions) {
+		int slot = this.count % this.serviceMs.length;
+		this.serviceMs[slot] = serviceMs;
+		this.completions[slot] = completions;
+		this.count++;
 	}
 
 	/**
 	 * Return the base service time, NaN while none was measured.
 	 */
 	double min() {
+		double recent = Double.NaN;
+		for (int i = 0; i < Math.min(this.count, this.serviceMs.length); i++) {
+			if (like(this.completions[i]) && !(recent <= this.serviceMs[i])) {
+				recent = this.serviceMs[i];
+			}
+		}
 		Least least = this.least;
-		double recent = this.recent.min();
 		return (least != null && !(recent <= least.serviceMs)) ? least.serviceMs : recent;
 	}
 
 	/**
-	 * The least service time measured, the size it was measured at, and the windows
-	 * since.
+	 * Return whether a window that finished so many tasks did work like the last
+	 * window's: one that finished far fewer (a pool idle but for health checks) measured
+	 * other tasks.
 	 */
-	private record Least(double serviceMs, int size, int windows) {
+	private boolean like(long completions) {
+		return completions >= LIKE * this.lastCompletions;
+	}
+
+	/**
+	 * The least service time measured, the tasks finished in its window, the size it was
+	 * measured at, and the windows since.
+	 */
+	private record Least(double serviceMs, long completions, int size, int windows) {
 	}
 
 }

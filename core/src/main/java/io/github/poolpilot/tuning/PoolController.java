@@ -196,7 +196,7 @@ public final class PoolController {
 		long completions = snapshot.windowCompletions();
 		this.throughputNoise.add(held, law.throughput());
 		if (completions > 0 && law.meanServiceTimeMs() > 0) {
-			this.serviceTimes.add(law.meanServiceTimeMs(), size, ClosedWindow.saturated(snapshot, size));
+			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size, ClosedWindow.saturated(snapshot, size));
 			this.lastServiceMs = law.meanServiceTimeMs();
 			this.lastQueueWaitMs = law.meanQueueWaitMs();
 			this.serviceNoise.add(held, law.meanServiceTimeMs());

@@ -17,24 +17,50 @@ class BaseServiceTimeTests {
 	@Test
 	void theBaseIsTheLeastOfTheLastWindows() {
 		assertThat(this.base.min()).isNaN();
-		this.base.add(80, 10, false);
-		this.base.add(50, 10, false);
-		this.base.add(70, 10, false);
+		this.base.add(80, 100, 10, false);
+		this.base.add(50, 100, 10, false);
+		this.base.add(70, 100, 10, false);
 		assertThat(this.base.min()).isEqualTo(50);
+	}
+
+	@Test
+	void windowsThatFinishedFarFewerTasksThanTheLastDoNotSetTheBase() {
+		// A web server's pool idle but for its health checks (4 a second, 5 ms each),
+		// then serving 32 requests of 300 ms a second: the checks say nothing of them.
+		this.base.add(5, 4, 10, false);
+		assertThat(this.base.min()).isEqualTo(5);
+		// Warm-up, 20 a second: the checks' window finished a fifth of that.
+		this.base.add(150, 20, 10, false);
+		assertThat(this.base.min()).isEqualTo(150);
+		this.base.add(300, 32, 10, true);
+		assertThat(this.base.min()).isEqualTo(150);
+		this.base.add(320, 100, 40, true);
+		assertThat(this.base.min()).isEqualTo(300);
+		// As light again: the checks' windows count once more.
+		this.base.add(6, 4, 40, false);
+		assertThat(this.base.min()).isEqualTo(5);
+	}
+
+	@Test
+	void aLeastFromAWindowOfFarFewerTasksIsNotKept() {
+		this.base.add(5, 4, 10, false);
+		this.base.add(300, 32, 10, true);
+		saturated(2, 310, 10);
+		assertThat(this.base.min()).isEqualTo(300);
 	}
 
 	@Test
 	void aPoolThatStaysSaturatedWithMoreThreadsKeepsItsLeastBeyondTheLastWindows() {
 		// 8 calls of 50 ms at a time downstream: 100 threads wait 625 ms for them.
-		this.base.add(50, 8, true);
+		this.base.add(50, 100, 8, true);
 		saturated(2 * PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(50);
 	}
 
 	@Test
 	void aWindowThatIsNotSaturatedLetsAnOlderLeastGo() {
-		this.base.add(50, 8, true);
-		this.base.add(300, 40, false);
+		this.base.add(50, 100, 8, true);
+		this.base.add(300, 100, 40, false);
 		saturated(2 * PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(300);
 	}
@@ -42,14 +68,14 @@ class BaseServiceTimeTests {
 	@Test
 	void aSlowerServiceAtNoMoreThreadsLetsTheLeastGo() {
 		// The downstream became slower for every caller: the same 8 threads take 100 ms.
-		this.base.add(50, 8, true);
+		this.base.add(50, 100, 8, true);
 		saturated(2 * PoolController.BASE_WINDOWS, 100, 8);
 		assertThat(this.base.min()).isEqualTo(100);
 	}
 
 	@Test
 	void theLeastIsKeptForAtMostSoManyWindows() {
-		this.base.add(50, 8, true);
+		this.base.add(50, 100, 8, true);
 		saturated(BaseServiceTime.KEPT_WINDOWS + PoolController.BASE_WINDOWS, 625, 100);
 		assertThat(this.base.min()).isEqualTo(625);
 	}
@@ -67,7 +93,7 @@ class BaseServiceTimeTests {
 	 */
 	private void saturated(int windows, double serviceMs, int size) {
 		for (int i = 0; i < windows; i++) {
-			this.base.add(serviceMs, size, true);
+			this.base.add(serviceMs, 100, size, true);
 		}
 	}
 
