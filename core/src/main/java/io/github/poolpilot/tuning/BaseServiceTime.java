@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * least was measured at, or fewer, whose service time is over
  * {@value SlowdownRule#SLOWDOWN}× it says the work itself became slower (a downstream
  * slower for every caller): the least measured before the last windows is let go then,
- * and after {@value #KEPT_WINDOWS} windows in any case.
+ * and after {@value #KEPT_WINDOWS} windows in any case. Only windows of work like the
+ * last window's count: one that finished under a quarter of its tasks (a pool idle but
+ * for its health checks, before its load) measured other tasks.
  *
  * @author poolpilot authors
  */

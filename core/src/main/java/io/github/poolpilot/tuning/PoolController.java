@@ -19,8 +19,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * <p>
  * <b>Model.</b> The {@link SizingModel} staffs the offered load, λ the arrival rate
  * (rejected tasks included), at the pool's base service time S₀: the least mean service
- * time of the last {@value #BASE_WINDOWS} windows, what a task takes when nothing is
- * congested, kept longer while the pool stays saturated ({@link BaseServiceTime}).
+ * time of the last {@value #BASE_WINDOWS} windows of like work, what a task takes when
+ * nothing is congested, kept longer while the pool stays saturated
+ * ({@link BaseServiceTime}).
  * <p>
  * <b>Growing.</b> A saturated pool (busy threads X·S at least {@value #SATURATED_BUSY} of
  * its size while tasks queue or are turned away) grows towards a tenth beyond the model's
