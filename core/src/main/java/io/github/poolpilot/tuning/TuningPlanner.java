@@ -83,14 +83,13 @@ final class TuningPlanner {
 					(name) -> new PoolController(this.clock));
 			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
 			decisions.put(pool.name(), decision);
-			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
-					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), decision.threads(),
-					decision.needed(), decision.mayBorrow()));
+			demands.add(tuned(pool.name(), pool.bounds(), pool.ceiling(), pool.weight(), decision, decision.needed()));
 		}
 		this.controllers.keySet().retainAll(pools.stream().map(PoolState::name).toList());
-		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
-			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
-			.toList());
+		Map<String, Integer> threads = budget.threadsNow(demands,
+				pools.stream()
+					.map((pool) -> holding(pool.name(), pool.size(), pool.liveThreads(), pool.mode()))
+					.toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolState pool : pools) {
 			Decision decision = decisions.get(pool.name());
@@ -153,13 +152,12 @@ final class TuningPlanner {
 				continue;
 			}
 			wants.put(pool.name(), want);
-			demands.add(new Demand(pool.name(), Math.min(pool.bounds().minThreads(), pool.ceiling()),
-					Math.min(pool.bounds().maxThreads(), pool.ceiling()), pool.weight(), want.threads(), needed,
-					want.mayBorrow()));
+			demands.add(tuned(pool.name(), pool.bounds(), pool.ceiling(), pool.weight(), want, needed));
 		}
-		Map<String, Integer> threads = budget.threadsNow(demands, pools.stream()
-			.map((pool) -> new Held(pool.name(), pool.size(), pool.liveThreads(), pool.mode() == TuningMode.MANUAL))
-			.toList());
+		Map<String, Integer> threads = budget.threadsNow(demands,
+				pools.stream()
+					.map((pool) -> holding(pool.name(), pool.size(), pool.liveThreads(), pool.mode()))
+					.toList());
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolPulse pool : pools) {
 			Decision want = wants.get(pool.name());
@@ -208,6 +206,23 @@ final class TuningPlanner {
 					true);
 		}
 		return new Demand(name, size, size, weight, size, false);
+	}
+
+	/**
+	 * What a pool the tuner sizes asks of the budget: the threads decided, within its
+	 * bounds and its ceiling.
+	 */
+	private static Demand tuned(String name, PoolBounds bounds, int ceiling, int weight, Decision decision,
+			int needed) {
+		return new Demand(name, Math.min(bounds.minThreads(), ceiling), Math.min(bounds.maxThreads(), ceiling), weight,
+				decision.threads(), needed, decision.mayBorrow());
+	}
+
+	/**
+	 * What a pool holds of the budget now.
+	 */
+	private static Held holding(String name, int size, int liveThreads, TuningMode mode) {
+		return new Held(name, size, liveThreads, mode == TuningMode.MANUAL);
 	}
 
 	/**
