@@ -169,7 +169,10 @@ final class StepJudge {
 			// measured a lull, not the threads: no knee below where the step began.
 			this.knee.learn(step.from * (1 + gain));
 		}
-		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()) {
+		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()
+				&& (gain - error) / added >= PoolController.KNEE_EFFICIENCY) {
+			// A step beyond the knee that paid by more than a standard error of the
+			// windows' noise: the knee is gone. One within the noise says nothing.
 			this.knee.forget();
 		}
 		return null;

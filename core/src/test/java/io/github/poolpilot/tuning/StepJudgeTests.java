@@ -121,12 +121,22 @@ class StepJudgeTests {
 	@Test
 	void aKneeIsKeptByAStepThatPaidUpToItAndForgottenByOneThatPaidBeyondIt() {
 		this.knee.learn(15);
-		this.judge.take(new Step(Kind.SATURATED, 10, 15, 100, 100, 20, 0));
-		assertThat(this.judge.judge(window(200, 150, 20, 0, 15, 5)).undone()).isNull();
+		this.judge.take(new Step(Kind.SATURATED, 10, 15, 1000, 1000, 2, 0));
+		assertThat(this.judge.judge(window(2000, 1500, 2, 0, 15, 5)).undone()).isNull();
 		assertThat(this.knee.threads()).isEqualTo(15.0);
+		this.judge.take(new Step(Kind.SATURATED, 10, 16, 1000, 1000, 2, 0));
+		assertThat(this.judge.judge(window(2000, 1600, 2, 0, 16, 5)).undone()).isNull();
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aStepBeyondTheKneeThatPaidOnlyWithinTheNoiseKeepsIt() {
+		// 100 tasks against 160: a standard error of 13 %, so +60 % for +60 % threads
+		// does not show a step that paid 0.9 of its share beyond the noise.
+		this.knee.learn(15);
 		this.judge.take(new Step(Kind.SATURATED, 10, 16, 100, 100, 20, 0));
 		assertThat(this.judge.judge(window(200, 160, 20, 0, 16, 5)).undone()).isNull();
-		assertThat(this.knee.known()).isFalse();
+		assertThat(this.knee.threads()).isEqualTo(15.0);
 	}
 
 	@Test
