@@ -47,15 +47,17 @@ class PoolRejectionHttpTests {
 
 	@BeforeEach
 	void holdTasksOnIdlePools() {
-		RejectingController.hold();
 		// A scheduler's pool runs its jobs whenever they are due (the gRPC server's
-		// health updates turn scheduling on): these tests hold the other pools.
+		// health updates turn scheduling on): these tests hold the other pools. The
+		// last test's queued task may start only now: it must find the released latch,
+		// so the new one is set once every pool is idle.
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.registry.pools()
 				.stream()
 				.filter((pool) -> pool.getRecorder().scheduledRuns() == null)
 				.allMatch(
 						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueueSize() == 0));
+		RejectingController.hold();
 	}
 
 	@AfterEach

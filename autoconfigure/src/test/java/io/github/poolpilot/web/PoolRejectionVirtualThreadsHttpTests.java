@@ -52,12 +52,14 @@ class PoolRejectionVirtualThreadsHttpTests {
 
 	@BeforeEach
 	void holdTasksOnIdlePools() {
-		RejectingController.hold();
+		// The last test's queued task may start only now: it must find the released
+		// latch.
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.registry.pools()
 				.stream()
 				.allMatch(
 						(pool) -> pool.getExecutor().getActiveCount() == 0 && pool.getExecutor().getQueueSize() == 0));
+		RejectingController.hold();
 	}
 
 	@AfterEach

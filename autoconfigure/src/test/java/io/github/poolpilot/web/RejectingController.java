@@ -32,7 +32,8 @@ class RejectingController {
 	}
 
 	/**
-	 * Hold the tasks started from now on until {@link #release()}.
+	 * Hold the tasks started from now on until {@link #release()}. Call it once the pools
+	 * are idle: a task queued before and started after it would be held too.
 	 */
 	static void hold() {
 		release = new CountDownLatch(1);
