@@ -157,6 +157,11 @@ public final class PoolController {
 	private int windowSize = -1;
 
 	/**
+	 * The pool's size when the last window closed, -1 before the first.
+	 */
+	private int closedSize = -1;
+
+	/**
 	 * Whether the next size applied is the one the window decided, which the next window
 	 * starts with.
 	 */
@@ -197,7 +202,12 @@ public final class PoolController {
 		long completions = snapshot.windowCompletions();
 		this.throughputNoise.add(held, law.throughput());
 		if (completions > 0 && law.meanServiceTimeMs() > 0) {
-			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size, ClosedWindow.saturated(snapshot, size));
+			// Threads added since the last window closed are busy with tasks that mostly
+			// end in the next: the window is judged saturated at the smaller size, so
+			// that the window after a step up does not let the kept base go.
+			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
+			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
+					ClosedWindow.saturated(snapshot, measuredSize));
 			this.lastServiceMs = law.meanServiceTimeMs();
 			this.lastQueueWaitMs = law.meanQueueWaitMs();
 			this.serviceNoise.add(held, law.meanServiceTimeMs());
@@ -205,6 +215,7 @@ public final class PoolController {
 		else {
 			this.serviceNoise.add(-1, Double.NaN);
 		}
+		this.closedSize = size;
 		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));

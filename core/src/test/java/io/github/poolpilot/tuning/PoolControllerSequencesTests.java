@@ -57,6 +57,24 @@ class PoolControllerSequencesTests {
 	}
 
 	@Test
+	void theWindowAfterAStepUpKeepsTheBaseServiceTimeOfTheWindowsBeforeTheCrowd() {
+		// 10 ms at 10 threads with little load: the base.
+		hold(200, 200, 10, 10);
+		// Crowded at a downstream's limit past the last windows the base looks at:
+		// saturated, so the least measured before them stays the base.
+		for (int i = 0; i < PoolController.BASE_WINDOWS; i++) {
+			decide(300, 240, 100, 24, 10);
+		}
+		// Stepped up to 36 at the last window's close: 312/s of 100 ms is 31.2 busy,
+		// short
+		// of 0.9 × 36, as tasks begun before the step end in this window. Saturated at
+		// the 24 threads the window began with, so the base stays 10 ms: 400/s of 10 ms
+		// is R = 4, ⌈4 + 2·2⌉ = 8 threads, not the 53 of 100 ms.
+		Decision afterStep = decide(400, 312, 100, 36, 10);
+		assertThat(afterStep.cause()).isEqualTo(new Busy(31.2, 8));
+	}
+
+	@Test
 	void beforeAnyServiceTimeIsKnownTheModelNeedsNothingItCanSay() {
 		Decision first = hold(200, 0, 0, 6);
 		assertThat(first.cause()).isEqualTo(new Busy(0.0, null));
