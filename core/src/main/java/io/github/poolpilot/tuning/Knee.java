@@ -27,6 +27,16 @@ final class Knee {
 		this.knownUntil = this.clock.nanoTime() + Backoff.LONGEST.toNanos();
 	}
 
+	/**
+	 * Learn that the knee lies at most at so many threads, as a kept step that did not
+	 * pay says: one from above a known knee measured only that the knee is below where it
+	 * began, so a known knee lower still stays, and is known for longer.
+	 * @param threads the most threads the knee lies at
+	 */
+	void atMost(double threads) {
+		learn(known() ? Math.min(this.threads, threads) : threads);
+	}
+
 	void forget() {
 		this.threads = 0;
 	}

@@ -33,6 +33,27 @@ class KneeTests {
 	}
 
 	@Test
+	void aStepFromAboveAKnownKneeDoesNotRaiseIt() {
+		this.knee.learn(32.7);
+		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
+		// From 45 to 48 threads, 10 % less: the knee is below 40.6, as it was known to
+		// be.
+		this.knee.atMost(40.6);
+		assertThat(this.knee.threads()).isEqualTo(32.7);
+		// Known for longer: the step confirmed it.
+		this.clock.advanceMillis(1);
+		assertThat(this.knee.known()).isTrue();
+		this.knee.atMost(24);
+		assertThat(this.knee.threads()).isEqualTo(24);
+	}
+
+	@Test
+	void withoutAKneeAStepTeachesOne() {
+		this.knee.atMost(24);
+		assertThat(this.knee.threads()).isEqualTo(24);
+	}
+
+	@Test
 	void aKneeBelowTwoThreadsStillLetsThePoolTryOneThreadBeyondIt() {
 		// A step from 1 to 2 threads that gained 85 %: half beyond 1.85 is 2.77, which
 		// would hold the pool at the 2 it has.
