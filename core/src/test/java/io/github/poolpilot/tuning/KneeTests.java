@@ -36,8 +36,7 @@ class KneeTests {
 	void aStepFromAboveAKnownKneeDoesNotRaiseIt() {
 		this.knee.learn(32.7);
 		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
-		// From 45 to 48 threads, 10 % less: the knee is below 40.6, as it was known to
-		// be.
+		// From 45 to 48 threads, 10 % less: the knee is below 40.6, as was known.
 		this.knee.atMost(40.6);
 		assertThat(this.knee.threads()).isEqualTo(32.7);
 		// Known for longer: the step confirmed it.

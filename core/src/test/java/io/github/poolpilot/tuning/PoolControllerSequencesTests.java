@@ -66,10 +66,9 @@ class PoolControllerSequencesTests {
 			decide(300, 240, 100, 24, 10);
 		}
 		// Stepped up to 36 at the last window's close: 312/s of 100 ms is 31.2 busy,
-		// short
-		// of 0.9 × 36, as tasks begun before the step end in this window. Saturated at
-		// the 24 threads the window began with, so the base stays 10 ms: 400/s of 10 ms
-		// is R = 4, ⌈4 + 2·2⌉ = 8 threads, not the 53 of 100 ms.
+		// short of 0.9 × 36, as tasks begun before the step end in this window.
+		// Saturated at the 24 threads the window began with, so the base stays 10 ms:
+		// 400/s of 10 ms is R = 4, ⌈4 + 2·2⌉ = 8 threads, not the 53 of 100 ms.
 		Decision afterStep = decide(400, 312, 100, 36, 10);
 		assertThat(afterStep.cause()).isEqualTo(new Busy(31.2, 8));
 	}

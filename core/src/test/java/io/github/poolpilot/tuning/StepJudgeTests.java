@@ -154,6 +154,17 @@ class StepJudgeTests {
 	}
 
 	@Test
+	void aStepFromAboveAKnownKneeThatDidNotPayKeepsTheLowerKnee() {
+		this.knee.learn(40);
+		// The same step from 51, above a knee of 40: it says the knee is below 50,
+		// which was known.
+		this.judge.take(new Step(Kind.SATURATED, 51, 68, 66, 66, 300, 0));
+		StepJudge.Verdict verdict = this.judge.judge(refusing(240, 64.7, 300, 68, 100, 150));
+		assertThat(verdict.kept()).isNotNull();
+		assertThat(this.knee.threads()).isEqualTo(40);
+	}
+
+	@Test
 	void aSurgeMovesAPendingSurgeStepAndReplacesAnyOtherStep() {
 		this.judge.surge(14, new Step(Kind.SURGE, 10, 14, 100, 100, 20, 0));
 		this.judge.surge(18, new Step(Kind.SURGE, 14, 18, 120, 120, 20, 0));
