@@ -12,6 +12,12 @@ import io.github.poolpilot.measure.NanoClock;
  */
 final class Knee {
 
+	/**
+	 * How far beyond the knee the threads a window's throughput keeps busy must be for
+	 * the knee to be forgotten: a fifth, beyond a window's noise.
+	 */
+	static final double OUTGROWN = 1.2;
+
 	private final NanoClock clock;
 
 	private double threads;
@@ -69,15 +75,18 @@ final class Knee {
 	}
 
 	/**
-	 * Forget a knee that a window's throughput outgrew: beyond a knee throughput stops
-	 * rising, so a pool whose throughput keeps more threads busy at the base service time
-	 * (X·S₀) than half beyond the knee serves more than the knee allows, and the step
-	 * that taught it measured a lull (tasks that finish together, a burst's end).
+	 * Forget a knee that a window's throughput outgrew: at a knee throughput stops
+	 * rising, so the threads it keeps busy at the base service time (X·S₀) stay near the
+	 * knee whatever the pool's size. A queueing pool whose throughput keeps more than
+	 * {@value #OUTGROWN}× the knee busy serves more than the knee allows, and the step
+	 * that taught it measured a lull (tasks that finish together, a burst's end, a window
+	 * of dear tasks). The margin is below the cap of half beyond the knee, so that a pool
+	 * held at the cap can outgrow it.
 	 * @param window the window that just closed
 	 */
 	void outgrown(ClosedWindow window) {
 		double useful = window.throughput() * window.baseServiceMs / 1000;
-		if (known() && window.queueing && useful > PoolController.MAX_GROWTH * this.threads) {
+		if (known() && window.queueing && useful > OUTGROWN * this.threads) {
 			forget();
 		}
 	}

@@ -73,7 +73,7 @@ class KneeTests {
 	}
 
 	@Test
-	void aKneeIsForgottenWhenTheThroughputKeepsMoreThreadsBusyThanHalfBeyondIt() {
+	void aKneeIsForgottenWhenTheThroughputKeepsAFifthMoreThreadsBusy() {
 		// A step from 27 to 41 threads of 900 ms tasks that all finished in the window
 		// after: it measured 18 a second and taught a knee of 18.
 		this.knee.learn(18);
@@ -81,8 +81,20 @@ class KneeTests {
 		assertThat(this.knee.threads()).isEqualTo(18);
 		this.knee.outgrown(window(41, 41, 0));
 		assertThat(this.knee.threads()).isEqualTo(18);
-		// 41 a second at 900 ms keep 36.9 threads busy, more than the cap of 27.
+		// 41 a second at 900 ms keep 36.9 threads busy, more than twice the knee.
 		this.knee.outgrown(window(41, 41, 5));
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aPoolHeldAtTheCapOutgrowsAKneeItsThroughputPassedByAFifth() {
+		this.knee.learn(18);
+		assertThat(this.knee.cap()).isEqualTo(27);
+		// 23 a second at 900 ms keep 20.7 threads busy: within a fifth of 18.
+		this.knee.outgrown(window(27, 23, 5));
+		assertThat(this.knee.threads()).isEqualTo(18);
+		// 25 a second keep 22.5 busy: beyond it, on 27 threads, which the cap allows.
+		this.knee.outgrown(window(27, 25, 5));
 		assertThat(this.knee.known()).isFalse();
 	}
 

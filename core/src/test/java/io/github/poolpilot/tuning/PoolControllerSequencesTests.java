@@ -179,8 +179,10 @@ class PoolControllerSequencesTests {
 		// The queue drained: the step is kept, and nothing grows.
 		assertThat(this.controller.decide(window(1_440_000, 1_440_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2).changed())
 			.isFalse();
-		// Saturated again, needing 34: held at the cap of 1.5 × 11.52.
-		Decision held = decide(3_000_000, 2_000_000, 0.008, 17, 50);
+		// Saturated again, needing 34, serving what the knee's 11.52 threads serve at the
+		// base service time, with the tasks waiting longer in the downstream: held at the
+		// cap of 1.5 × 11.52.
+		Decision held = decide(3_000_000, 1_440_000, 0.0118, 17, 50);
 		assertThat(held.action()).isEqualTo(Action.HOLD);
 		assertThat(held.cause()).isInstanceOfSatisfying(AtKnee.class, (atKnee) -> {
 			assertThat(atKnee.kneeThreads()).isCloseTo(11.52, within(1e-9));
