@@ -171,6 +171,18 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool turned a material share of the offered tasks away while the cores were
+		 * saturated: threads that serve no more still hold tasks, as the pool at its
+		 * max-threads would, and it grows by the share refused.
+		 *
+		 * @param refused tasks refused in the window
+		 * @param offered tasks offered in the window, the refused ones included
+		 * @param cpuLoad the process's CPU load in the window, from 0 to 1
+		 */
+		record Buffering(long refused, long offered, double cpuLoad) implements Cause {
+		}
+
+		/**
 		 * Between two windows, the load rose beyond what the pool serves: a surge met at
 		 * once with the model's size for the short interval's arrival rate.
 		 *

@@ -30,6 +30,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -88,6 +89,10 @@ public final class DecisionFormat {
 		if (cause instanceof Refusing refusing) {
 			return "refused " + refusing.refused() + " of " + refusing.offered() + " tasks offered, needs "
 					+ refusing.need();
+		}
+		if (cause instanceof Buffering buffering) {
+			return "refused " + buffering.refused() + " of " + buffering.offered() + " tasks offered with the CPU at "
+					+ Math.round(buffering.cpuLoad() * 100) + "%, threads to hold them";
 		}
 		if (cause instanceof Surge surge) {
 			return "surge, " + number(surge.arrivalRate()) + "/s offered against " + number(surge.windowArrivalRate())

@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -17,7 +18,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * refusals. Only a step whose added threads were shown to wait elsewhere (their service
  * time rose with them, {@link StepJudge#wastedRest()}) holds it back while growth rests,
  * and a knee seen caps it. The step is judged like any other, and kept unless its threads
- * only waited.
+ * only waited. On saturated cores, where more threads serve no more, they still hold
+ * tasks as the pool at its max-threads would: the pool grows as a buffer for the share it
+ * refused ({@link #buffer}).
  *
  * @author poolpilot authors
  */
@@ -57,11 +60,10 @@ final class RefusalRule {
 	 * when it needs more threads than it has, and, when it refused a material share of
 	 * the offered tasks, by that share whatever the model says (bursts, a mix of cheap
 	 * and dear tasks overflow a short queue while the threads are busy less than the
-	 * pool's size on average). While the CPU is saturated more threads serve no more, but
-	 * they hold tasks as a buffer: such a pool grows for its refusals only while the
-	 * threads it may still add outnumber its queue's places. Growth for the share refused
-	 * alone waits while the pool's budget of changes is spent: it meets the refusals of a
-	 * burst, which the next bursts repeat.
+	 * pool's size on average). Growth for the share refused alone waits while the pool's
+	 * budget of changes is spent: it meets the refusals of a burst, which the next bursts
+	 * repeat. While the CPU is above {@value PoolController#MAX_CPU} the pool is
+	 * {@linkplain #buffer buffered} instead.
 	 * @param window the window that just closed
 	 * @param kept the step this window kept, if any
 	 * @param steps the growth steps' judge
@@ -71,15 +73,20 @@ final class RefusalRule {
 	 */
 	@Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps, Knee knee, ChangeBudget changes) {
 		int size = window.size;
-		if (window.refused == 0 || steps.wastedRest()) {
+		if (window.refused == 0) {
 			return null;
 		}
-		boolean cpuBound = window.cpuLoad > PoolController.MAX_CPU;
+		if (window.cpuLoad > PoolController.MAX_CPU) {
+			return buffer(window, kept, steps, changes);
+		}
+		if (steps.wastedRest()) {
+			return null;
+		}
 		int wanted = size;
-		if (window.refusing() && window.need > size && !cpuBound) {
+		if (window.refusing() && window.need > size) {
 			wanted = window.need + Math.max(1, window.need / 10);
 		}
-		if (material(window) && (!cpuBound || buffers(window)) && !changes.spent()) {
+		if (material(window) && !window.slowed() && !changes.spent()) {
 			wanted = Math.max(wanted, fromRefused(window));
 		}
 		// At most half again its size in one step, and half beyond a knee seen: a
@@ -97,15 +104,40 @@ final class RefusalRule {
 	}
 
 	/**
+	 * Buffer a pool that refused a material share of the offered tasks on saturated
+	 * cores, or return {@code null}. More threads serve no more there, but they hold
+	 * tasks as a pool fixed at its max-threads does, which would have taken what this one
+	 * refused: the pool grows by the share refused (half again its size at most), past a
+	 * knee seen (the cores', not a downstream's) and whether or not its service time rose
+	 * with its threads (it does, on shared cores), while the threads it may still add
+	 * outnumber its queue's places, so that they are a material part of what the pool at
+	 * its max-threads would hold, and while changes are left in its budget.
+	 */
+	private static @Nullable Decision buffer(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps,
+			ChangeBudget changes) {
+		int size = window.size;
+		if (!material(window) || !buffers(window) || changes.spent()) {
+			return null;
+		}
+		int target = window.bounds
+			.clamp(Math.min(fromRefused(window), (int) Math.ceil(size * PoolController.MAX_GROWTH)));
+		steps.take(new Step(Step.Kind.BUFFERING, size, target, window.throughput(), window.completions,
+				window.serviceMs(), window.law.meanQueueWaitMs())
+			.refusing(StepJudge.refusedShare(window)));
+		return Decision.change(Action.GROW, size, target, new Buffering(window.refused, window.offered, window.cpuLoad),
+				kept, true);
+	}
+
+	/**
 	 * Return whether the pool refused more than {@value #MATERIAL} of the tasks offered
 	 * while its threads were busy at least {@value #BUSY} of the window: a pool whose
-	 * threads mostly idled refused for something else than their number (a stall), and
-	 * one whose service time passed its base refused because its tasks take longer: its
-	 * threads wait for something they share (a downstream, the cores), which more would
-	 * wait for too.
+	 * threads mostly idled refused for something else than their number (a stall). Off
+	 * the cores, a pool whose service time also passed its base
+	 * ({@link ClosedWindow#slowed}) refused because its tasks take longer: its threads
+	 * wait for something they share (a downstream), which more would wait for too.
 	 */
 	private static boolean material(ClosedWindow window) {
-		return window.refusedShare() > MATERIAL && window.busy >= BUSY * window.size && !window.slowed();
+		return window.refusedShare() > MATERIAL && window.busy >= BUSY * window.size;
 	}
 
 	/**

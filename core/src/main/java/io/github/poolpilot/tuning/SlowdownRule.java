@@ -23,8 +23,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * most a window, and never below the pool's min-threads; a pool held there by its
  * min-threads is left to the other rules. A pool that refused more than
  * {@value #REFUSING} of the tasks offered in the window is cut only down to a tenth
- * beyond a knee seen, and not at all without one: fewer threads would refuse more, unless
- * a downstream is the limit.
+ * beyond a knee seen, and not at all without one nor while the CPU is above
+ * {@value PoolController#MAX_CPU}: fewer threads would refuse more, unless a downstream
+ * is the limit (on saturated cores its threads hold tasks, {@link RefusalRule}).
  * <p>
  * Each cut is judged in the next window, or in the one after when the next had a quarter
  * more threads busy (X·S) than the pool has after the cut, and at least one: its tasks
@@ -141,7 +142,7 @@ final class SlowdownRule {
 		int wanted = Math.max(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), congestion.threads),
 				size - Math.max(1, size / 4));
 		if (window.refusedShare() > REFUSING) {
-			if (!this.knee.known()) {
+			if (!this.knee.known() || window.cpuLoad > PoolController.MAX_CPU) {
 				return null;
 			}
 			wanted = Math.max(wanted, (int) Math.ceil(this.knee.threads() * (1 + PoolController.KNEE_MARGIN)));

@@ -170,7 +170,13 @@ final class Step {
 		 * A pool that turned tasks away was staffed up to the model: kept unless its
 		 * threads only waited elsewhere.
 		 */
-		REFUSING
+		REFUSING,
+
+		/**
+		 * A pool that turned tasks away on saturated cores took threads to hold them:
+		 * kept, for threads there neither raise throughput nor keep their service time.
+		 */
+		BUFFERING
 
 	}
 

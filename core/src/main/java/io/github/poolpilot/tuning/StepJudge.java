@@ -103,6 +103,11 @@ final class StepJudge {
 			}
 			return review;
 		}
+		if (step.kind == Step.Kind.BUFFERING) {
+			// Threads that hold tasks on saturated cores serve no more and wait for the
+			// cores: neither says the step did not pay, and neither teaches a knee.
+			return null;
+		}
 		boolean measured = window.completions > 0;
 		double serviceNoise = serviceError();
 		// The service time rising with the threads beyond its noise says they only

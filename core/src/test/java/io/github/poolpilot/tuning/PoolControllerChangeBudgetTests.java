@@ -11,6 +11,7 @@ import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
@@ -136,6 +137,23 @@ class PoolControllerChangeBudgetTests {
 		Decision grow = controller.decide(withRefusals(window(100, 80, 150, 20, 0), 20), 20, wide, 0.95);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(25);
+	}
+
+	@Test
+	void aPoolOnSaturatedCoresHoldsWhatItRefusedInThreadsThoughTheyOnlyWaitForTheCores() {
+		PoolBounds wide = new PoolBounds(1, 400);
+		this.controller.decide(withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
+		// The service time doubled with the cores shared by more tasks: the threads wait
+		// for the cores, but a fifth of the offered tasks was refused.
+		Decision grow = this.controller.decide(withRefusals(window(100, 80, 300, 20, 0), 20), 20, wide, 0.95);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(25);
+		assertThat(grow.cause()).isEqualTo(new Buffering(20, 100, 0.95));
+		this.controller.applied(25);
+		// No more throughput and a longer service time on 25 threads: the step is kept.
+		Decision after = this.controller.decide(withRefusals(window(100, 80, 375, 25, 0), 20), 25, wide, 0.95);
+		assertThat(after.action()).isNotEqualTo(Action.REVERT);
+		assertThat(after.kept()).isNotNull();
 	}
 
 	private Decision decideRefusing(long refusedSoFar, double cpuLoad, PoolBounds bounds) {
