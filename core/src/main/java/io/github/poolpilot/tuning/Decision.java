@@ -171,15 +171,34 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
-		 * The pool turned a material share of the offered tasks away while the cores were
-		 * saturated: threads that serve no more still hold tasks, as the pool at its
-		 * max-threads would, and it grows by the share refused.
+		 * The pool turned a material share of the offered tasks away where more threads
+		 * serve no more but hold tasks, as the pool at its max-threads would: it grows by
+		 * the share refused.
 		 *
 		 * @param refused tasks refused in the window
 		 * @param offered tasks offered in the window, the refused ones included
-		 * @param cpuLoad the process's CPU load in the window, from 0 to 1
+		 * @param overflow why threads would hold what it refused
 		 */
-		record Buffering(long refused, long offered, double cpuLoad) implements Cause {
+		record Buffering(long refused, long offered, Overflow overflow) implements Cause {
+
+			/**
+			 * Why threads hold what a pool refuses.
+			 */
+			public enum Overflow {
+
+				/**
+				 * The cores are saturated: threads wait for them.
+				 */
+				CORES,
+
+				/**
+				 * The pool was offered on average no more than it serves, but in bursts:
+				 * threads wait for the cores or a downstream until a lull.
+				 */
+				BURSTS
+
+			}
+
 		}
 
 		/**

@@ -31,6 +31,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.WaitMoved;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -91,8 +92,9 @@ public final class DecisionFormat {
 					+ refusing.need();
 		}
 		if (cause instanceof Buffering buffering) {
-			return "refused " + buffering.refused() + " of " + buffering.offered() + " tasks offered with the CPU at "
-					+ Math.round(buffering.cpuLoad() * 100) + "%, threads to hold them";
+			return "refused " + buffering.refused() + " of " + buffering.offered() + " tasks offered "
+					+ ((buffering.overflow() == Overflow.CORES) ? "on saturated cores" : "in bursts")
+					+ ", threads to hold them";
 		}
 		if (cause instanceof Surge surge) {
 			return "surge, " + number(surge.arrivalRate()) + "/s offered against " + number(surge.windowArrivalRate())

@@ -6,6 +6,7 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.Rejections;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -42,12 +43,33 @@ final class RefusalRule {
 	static final double BUSY = 0.5;
 
 	/**
+	 * The windows over which the offered and the served tasks are compared, to tell a
+	 * burst's overflow from a steady overload.
+	 */
+	static final int OVERFLOW_WINDOWS = 10;
+
+	/**
+	 * The tasks offered in each of the last windows that were offered any: an idle pool
+	 * before its load is no lull between bursts.
+	 */
+	private final RecentValues offered = new RecentValues(OVERFLOW_WINDOWS);
+
+	/**
+	 * The tasks served in each of the same windows.
+	 */
+	private final RecentValues served = new RecentValues(OVERFLOW_WINDOWS);
+
+	/**
 	 * Return the tasks the pool refused in the window that closed, for want of a thread
 	 * or a place in its queue (not for an open circuit nor a shutdown).
 	 * @param snapshot the window
 	 * @return the refusals, 0 for the first window a controller sees
 	 */
 	long refused(PoolSnapshot snapshot) {
+		if (snapshot.windowArrivals() > 0) {
+			this.offered.add(snapshot.windowArrivals());
+			this.served.add(snapshot.windowCompletions());
+		}
 		Rejections rejections = snapshot.tasks().rejections();
 		long total = rejections.queueFull() + rejections.queueWait();
 		long refused = (this.refusedBefore < 0) ? 0 : Math.max(0, total - this.refusedBefore);
@@ -62,8 +84,9 @@ final class RefusalRule {
 	 * and dear tasks overflow a short queue while the threads are busy less than the
 	 * pool's size on average). Growth for the share refused alone waits while the pool's
 	 * budget of changes is spent: it meets the refusals of a burst, which the next bursts
-	 * repeat. While the CPU is above {@value PoolController#MAX_CPU} the pool is
-	 * {@linkplain #buffer buffered} instead.
+	 * repeat. While the CPU is above {@value PoolController#MAX_CPU}, after threads that
+	 * only waited, and past the knee's cap, the pool may be {@linkplain #buffer buffered}
+	 * instead.
 	 * @param window the window that just closed
 	 * @param kept the step this window kept, if any
 	 * @param steps the growth steps' judge
@@ -80,7 +103,7 @@ final class RefusalRule {
 			return buffer(window, kept, steps, changes);
 		}
 		if (steps.wastedRest()) {
-			return null;
+			return buffer(window, kept, steps, changes);
 		}
 		int wanted = size;
 		if (window.refusing() && window.need > size) {
@@ -94,7 +117,7 @@ final class RefusalRule {
 		int most = Math.min((int) Math.ceil(size * PoolController.MAX_GROWTH), knee.cap());
 		int target = window.bounds.clamp(Math.min(wanted, Math.max(most, size)));
 		if (target <= size) {
-			return null;
+			return buffer(window, kept, steps, changes);
 		}
 		steps.take(new Step(Step.Kind.REFUSING, size, target, window.throughput(), window.completions,
 				window.serviceMs(), window.law.meanQueueWaitMs())
@@ -104,19 +127,25 @@ final class RefusalRule {
 	}
 
 	/**
-	 * Buffer a pool that refused a material share of the offered tasks on saturated
-	 * cores, or return {@code null}. More threads serve no more there, but they hold
-	 * tasks as a pool fixed at its max-threads does, which would have taken what this one
-	 * refused: the pool grows by the share refused (half again its size at most), past a
-	 * knee seen (the cores', not a downstream's) and whether or not its service time rose
-	 * with its threads (it does, on shared cores), while the threads it may still add
-	 * outnumber its queue's places, so that they are a material part of what the pool at
-	 * its max-threads would hold, and while changes are left in its budget.
+	 * Buffer a pool that refused a material share of the offered tasks when more threads
+	 * would not serve more but would hold tasks, as a pool fixed at its max-threads does,
+	 * which would have taken what this one refused ({@link #overflow}), or return
+	 * {@code null}. The pool grows by the share refused (half again its size at most),
+	 * past a knee seen, after threads that only waited and whether or not its service
+	 * time rose with its threads (it does, as they wait for the cores or a downstream),
+	 * while the threads it may still add outnumber its queue's places, so that they are a
+	 * material part of what the pool at its max-threads would hold, and while changes are
+	 * left in its budget. A steady overload fills any buffer: it is no reason.
+	 * @param window the window that just closed
+	 * @param kept the step this window kept, if any
+	 * @param steps the growth steps' judge
+	 * @param changes the pool's budget of changes
+	 * @return the decision to grow, or {@code null}
 	 */
-	private static @Nullable Decision buffer(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps,
-			ChangeBudget changes) {
+	@Nullable Decision buffer(ClosedWindow window, @Nullable KeptStep kept, StepJudge steps, ChangeBudget changes) {
 		int size = window.size;
-		if (!material(window) || !buffers(window) || changes.spent()) {
+		Overflow overflow = overflow(window);
+		if (overflow == null || !material(window) || !buffers(window) || changes.spent()) {
 			return null;
 		}
 		int target = window.bounds
@@ -124,8 +153,23 @@ final class RefusalRule {
 		steps.take(new Step(Step.Kind.BUFFERING, size, target, window.throughput(), window.completions,
 				window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
-		return Decision.change(Action.GROW, size, target, new Buffering(window.refused, window.offered, window.cpuLoad),
-				kept, true);
+		return Decision.change(Action.GROW, size, target, new Buffering(window.refused, window.offered, overflow), kept,
+				true);
+	}
+
+	/**
+	 * Return why threads would hold what the pool refuses, or {@code null} when they
+	 * would not: the cores are saturated (above {@value PoolController#MAX_CPU}), or the
+	 * tasks offered in the last {@value #OVERFLOW_WINDOWS} windows that were offered any
+	 * were on average no more than the pool served in its best one, so what it refused
+	 * overflowed in bursts, which threads waiting on the cores or on a downstream hold
+	 * until a lull.
+	 */
+	private @Nullable Overflow overflow(ClosedWindow window) {
+		if (window.cpuLoad > PoolController.MAX_CPU) {
+			return Overflow.CORES;
+		}
+		return (this.offered.mean() <= this.served.max()) ? Overflow.BURSTS : null;
 	}
 
 	/**

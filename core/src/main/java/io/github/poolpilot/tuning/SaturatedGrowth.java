@@ -12,15 +12,15 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 
 /**
  * Says whether a saturated pool may grow now, and what it does when it may not. A pool at
- * its max-threads holds, limited. A service time that passed its base without more
- * throughput is cut ({@link SlowdownRule}), unless the pool's budget of changes is spent
- * ({@link ChangeBudget}) and the pool is not beyond the half above a knee seen. While the
- * process CPU is above {@value PoolController#MAX_CPU} the pool does not grow, but its
- * refusals may still make it a buffer ({@link RefusalRule}). While growth rests
- * ({@link StepJudge}) the pool holds; refusals cut short a rest taken for anything but
- * threads that only waited. A pool whose model needs no more threads than it has holds,
- * unless it refused work ({@link RefusalRule}), and so does one at half beyond a knee
- * seen ({@link Knee}).
+ * its max-threads holds, limited. A pool that refused work on saturated cores or in
+ * bursts grows to hold it ({@link RefusalRule#buffer}). A service time that passed its
+ * base without more throughput is cut ({@link SlowdownRule}), unless the pool's budget of
+ * changes is spent ({@link ChangeBudget}) and the pool is not beyond the half above a
+ * knee seen. While the process CPU is above {@value PoolController#MAX_CPU} the pool does
+ * not grow otherwise. While growth rests ({@link StepJudge}) the pool holds; refusals cut
+ * short a rest taken for anything but threads that only waited. A pool whose model needs
+ * no more threads than it has holds, unless it refused work ({@link RefusalRule}), and so
+ * does one at half beyond a knee seen ({@link Knee}).
  * <p>
  * A saturated pool that holds probes down ({@link DownProbe}): a chain of probes goes on
  * while each holds the throughput, and a new one starts after
@@ -154,6 +154,12 @@ final class SaturatedGrowth {
 			return new Decision(Action.HOLD, size, size, new AtMaxThreads(window.bounds.maxThreads()), kept, null, size,
 					true, true);
 		}
+		// Threads that would hold what the pool refuses come first: a cut, a rest, a
+		// knee would refuse more.
+		Decision buffered = this.refusals.buffer(window, kept, this.steps, this.changes);
+		if (buffered != null) {
+			return buffered;
+		}
 		// A cut waits while the budget of changes is spent, unless the pool is beyond
 		// the half above a knee seen.
 		boolean cutWaits = this.changes.spent() && size <= this.knee.cap();
@@ -162,8 +168,7 @@ final class SaturatedGrowth {
 			return slowdown;
 		}
 		if (window.cpuLoad > PoolController.MAX_CPU) {
-			Decision buffer = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
-			return (buffer != null) ? buffer : Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
+			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
 		}
 		// Refusals cut short a rest taken for anything but threads that only waited.
 		if (this.steps.resting() && !(window.refusing() && !this.steps.wastedRest())) {

@@ -13,6 +13,7 @@ import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
@@ -88,8 +89,10 @@ class DecisionFormatTests {
 			.isEqualTo("grow 3→20: surge, 600.0/s offered against 100.0/s in the last window, 45 queued, needs 19");
 		assertThat(format(Action.GROW, 2, 4, new Refusing(20, 272, 5), null))
 			.isEqualTo("grow 2→4: refused 20 of 272 tasks offered, needs 5");
-		assertThat(format(Action.GROW, 20, 25, new Buffering(20, 100, 0.95), null))
-			.isEqualTo("grow 20→25: refused 20 of 100 tasks offered with the CPU at 95%, threads to hold them");
+		assertThat(format(Action.GROW, 20, 25, new Buffering(20, 100, Overflow.CORES), null))
+			.isEqualTo("grow 20→25: refused 20 of 100 tasks offered on saturated cores, threads to hold them");
+		assertThat(format(Action.GROW, 20, 25, new Buffering(20, 100, Overflow.BURSTS), null))
+			.isEqualTo("grow 20→25: refused 20 of 100 tasks offered in bursts, threads to hold them");
 		assertThat(format(Action.GROW, 3, 5, new Waiting(9, 5), null))
 			.isEqualTo("grow 3→5: tasks wait 9.0 ms for a thread, busy below 3, needs 5");
 		assertThat(format(Action.REVERT, 5, 3, new WaitMoved(-8, 8, Duration.ofSeconds(30)), null))

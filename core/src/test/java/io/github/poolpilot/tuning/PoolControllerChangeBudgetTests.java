@@ -12,6 +12,7 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
@@ -63,11 +64,13 @@ class PoolControllerChangeBudgetTests {
 	void aPoolThatSpentItsBudgetGrowsForRefusalsOnly() {
 		spendTheBudget(12);
 		// 400/s of 50 ms offered to 12 threads serving 240/s: R = 20, the model's 29.
-		Decision held = this.controller.decide(withRefusals(window(400, 240, 50, 12, 50), 0), 12, BOUNDS, 0.2);
+		Decision held = this.controller.decide(PoolControllerTests.withRefusals(window(400, 240, 50, 12, 50), 0), 12,
+				BOUNDS, 0.2);
 		assertThat(held.action()).isEqualTo(Action.HOLD);
 		assertThat(held.cause()).isInstanceOf(ChangesSpent.class);
 		// The next window turned 80 tasks away: growth meets them at once.
-		Decision grow = this.controller.decide(withRefusals(window(400, 240, 50, 12, 50), 80), 12, BOUNDS, 0.2);
+		Decision grow = this.controller.decide(PoolControllerTests.withRefusals(window(400, 240, 50, 12, 50), 80), 12,
+				BOUNDS, 0.2);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(18);
 		assertThat(grow.cause()).isEqualTo(new Queueing(12.0, 29));
@@ -79,15 +82,18 @@ class PoolControllerChangeBudgetTests {
 		long refused = 0;
 		for (int i = 1; i <= 10; i++) {
 			refused += (i == 5) ? 5 : 0;
-			Decision hold = this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2);
+			Decision hold = this.controller
+				.decide(PoolControllerTests.withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2);
 			assertThat(hold.changed()).isFalse();
 		}
 		// Ten windows of surplus since the one that refused.
 		for (int i = 1; i <= 4; i++) {
-			assertThat(this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2)
+			assertThat(this.controller
+				.decide(PoolControllerTests.withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2)
 				.changed()).isFalse();
 		}
-		Decision shrink = this.controller.decide(withRefusals(window(10, 10, 100, 20, 0), refused), 20, BOUNDS, 0.2);
+		Decision shrink = this.controller.decide(PoolControllerTests.withRefusals(window(10, 10, 100, 20, 0), refused),
+				20, BOUNDS, 0.2);
 		assertThat(shrink.action()).isEqualTo(Action.SHRINK);
 		assertThat(shrink.cause()).isEqualTo(new Surplus(3, 10));
 	}
@@ -133,8 +139,9 @@ class PoolControllerChangeBudgetTests {
 		// Up to 400 threads: the pool fixed at its max would hold 380 more.
 		PoolController controller = new PoolController(this.clock);
 		PoolBounds wide = new PoolBounds(1, 400);
-		controller.decide(withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
-		Decision grow = controller.decide(withRefusals(window(100, 80, 150, 20, 0), 20), 20, wide, 0.95);
+		controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
+		Decision grow = controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 20), 20, wide,
+				0.95);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(25);
 	}
@@ -142,22 +149,25 @@ class PoolControllerChangeBudgetTests {
 	@Test
 	void aPoolOnSaturatedCoresHoldsWhatItRefusedInThreadsThoughTheyOnlyWaitForTheCores() {
 		PoolBounds wide = new PoolBounds(1, 400);
-		this.controller.decide(withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
+		this.controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
 		// The service time doubled with the cores shared by more tasks: the threads wait
 		// for the cores, but a fifth of the offered tasks was refused.
-		Decision grow = this.controller.decide(withRefusals(window(100, 80, 300, 20, 0), 20), 20, wide, 0.95);
+		Decision grow = this.controller.decide(PoolControllerTests.withRefusals(window(100, 80, 300, 20, 0), 20), 20,
+				wide, 0.95);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(25);
-		assertThat(grow.cause()).isEqualTo(new Buffering(20, 100, 0.95));
+		assertThat(grow.cause()).isEqualTo(new Buffering(20, 100, Overflow.CORES));
 		this.controller.applied(25);
 		// No more throughput and a longer service time on 25 threads: the step is kept.
-		Decision after = this.controller.decide(withRefusals(window(100, 80, 375, 25, 0), 20), 25, wide, 0.95);
+		Decision after = this.controller.decide(PoolControllerTests.withRefusals(window(100, 80, 375, 25, 0), 20), 25,
+				wide, 0.95);
 		assertThat(after.action()).isNotEqualTo(Action.REVERT);
 		assertThat(after.kept()).isNotNull();
 	}
 
 	private Decision decideRefusing(long refusedSoFar, double cpuLoad, PoolBounds bounds) {
-		return this.controller.decide(withRefusals(window(100, 80, 150, 20, 0), refusedSoFar), 20, bounds, cpuLoad);
+		return this.controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), refusedSoFar), 20,
+				bounds, cpuLoad);
 	}
 
 	/**
@@ -182,10 +192,5 @@ class PoolControllerChangeBudgetTests {
 	/**
 	 * The same window, the pool having turned so many tasks away since it started.
 	 */
-	private static PoolSnapshot withRefusals(PoolSnapshot window, long refusedSoFar) {
-		return new PoolSnapshot(window.pool(), window.windowSeconds(), window.sizes(),
-				new TaskCounts(0, 0, 0, refusedSoFar, 0), window.windowArrivals(), window.windowCompletions(),
-				window.queueWait(), window.serviceTime(), window.responseTime(), window.littlesLaw(), null);
-	}
 
 }

@@ -9,6 +9,8 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.AtKnee;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering;
+import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
@@ -202,6 +204,45 @@ class PoolControllerSequencesTests {
 			assertThat(atKnee.need()).isEqualTo(34);
 		});
 		assertThat(held.limited()).isFalse();
+	}
+
+	@Test
+	void aPoolAtTheKneesCapHoldsInThreadsWhatABurstOverflowed() {
+		growTo17WithAKneeAt11();
+		this.controller.applied(17);
+		// Offered less than the 1 440 000 a window served at the knee, window after
+		// window.
+		for (int i = 0; i < 9; i++) {
+			this.controller.decide(window(1_200_000, 1_200_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2);
+		}
+		// A burst of 2 000 000 refused 100 000 on 17 threads busy at the knee's
+		// throughput:
+		// on average the pool was offered no more than it serves, so threads that wait
+		// for the downstream hold what overflowed, past the knee's cap, as 400 threads
+		// fixed would: 17 / 0.95, 18 threads.
+		PoolBounds wide = new PoolBounds(1, 400);
+		Decision burst = this.controller.decide(
+				PoolControllerTests.withRefusals(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 100_000), 17,
+				wide, 0.2);
+		assertThat(burst.action()).isEqualTo(Action.GROW);
+		assertThat(burst.threads()).isEqualTo(18);
+		assertThat(burst.cause()).isEqualTo(new Buffering(100_000, 2_000_000, Overflow.BURSTS));
+	}
+
+	@Test
+	void aPoolAtTheKneesCapOverloadedWindowAfterWindowTakesNoThreadsToHoldWhatItRefused() {
+		growTo17WithAKneeAt11();
+		this.controller.applied(17);
+		// Offered more than it serves, window after window: a buffer would only fill.
+		for (int i = 0; i < 9; i++) {
+			this.controller.decide(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 17, BOUNDS, 0.2);
+		}
+		PoolBounds wide = new PoolBounds(1, 400);
+		Decision overload = this.controller.decide(
+				PoolControllerTests.withRefusals(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 100_000), 17,
+				wide, 0.2);
+		assertThat(overload.threads()).isLessThanOrEqualTo(17);
+		assertThat(overload.cause()).isNotInstanceOf(Buffering.class);
 	}
 
 	@Test

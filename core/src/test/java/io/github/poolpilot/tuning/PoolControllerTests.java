@@ -451,4 +451,13 @@ class PoolControllerTests {
 				law);
 	}
 
+	/**
+	 * The same window, with the pool's refusals for want of room so far.
+	 */
+	static PoolSnapshot withRefusals(PoolSnapshot window, long refusedSoFar) {
+		return new PoolSnapshot(window.pool(), window.windowSeconds(), window.sizes(),
+				new TaskCounts(0, 0, 0, refusedSoFar, 0), window.windowArrivals(), window.windowCompletions(),
+				window.queueWait(), window.serviceTime(), window.responseTime(), window.littlesLaw(), null);
+	}
+
 }
