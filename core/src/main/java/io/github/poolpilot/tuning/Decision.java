@@ -236,6 +236,17 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * A probe down seemed to hold the throughput, but within the windows' noise after
+		 * the most windows it is judged over: fewer threads were not shown to serve as
+		 * much, and the pool goes back, without a knee.
+		 *
+		 * @param throughputChange the relative change of throughput with fewer threads
+		 * @param blocked how long the next probe down waits
+		 */
+		record ProbeUnclear(double throughputChange, Duration blocked) implements Cause {
+		}
+
+		/**
 		 * A step that staffed a pool that was not saturated only moved its tasks' wait
 		 * from the queue into their service time.
 		 *

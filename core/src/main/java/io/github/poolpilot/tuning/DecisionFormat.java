@@ -24,6 +24,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Judging;
 import io.github.poolpilot.tuning.Decision.Cause.Manual;
 import io.github.poolpilot.tuning.Decision.Cause.NoGain;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
@@ -107,6 +108,11 @@ public final class DecisionFormat {
 		if (cause instanceof ProbeFell fell) {
 			return "throughput " + percent(fell.throughputChange()) + " with fewer threads, the knee is near "
 					+ number(fell.kneeThreads()) + " threads, next probe down in " + fell.blocked().toSeconds() + " s";
+		}
+		if (cause instanceof ProbeUnclear unclear) {
+			return "throughput " + percent(unclear.throughputChange())
+					+ " with fewer threads, within its noise: not shown to hold, next probe down in "
+					+ unclear.blocked().toSeconds() + " s";
 		}
 		if (cause instanceof WaitMoved moved) {
 			return "queue wait " + signed(moved.queueWaitChangeMs()) + " ms but service time "

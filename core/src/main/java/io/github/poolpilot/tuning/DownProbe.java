@@ -6,6 +6,7 @@ import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
@@ -19,7 +20,10 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * falls, the probe went below the knee, whose service time is then the base S₀
  * uncongested, and the knee is X·S₀ threads. The next probe then rests ({@link Backoff}).
  * No probe goes below the threads the CPU time alone keeps busy, nor starts near a knee
- * already seen, nor in a pool offered less than it serves (one that drains a backlog).
+ * already seen, nor in a pool offered less than it serves (one that drains a backlog). A
+ * probe whose possible loss is within the noise of the tasks that ended is judged over
+ * more windows, and one still unclear after them is undone without a knee: one noisy
+ * window neither teaches a knee nor takes threads.
  *
  * @author poolpilot authors
  */
@@ -60,7 +64,13 @@ final class DownProbe {
 	}
 
 	/**
-	 * Judge the probe made in the last window, if any.
+	 * Judge the probe made in the last window, if any, over up to
+	 * {@value PoolController#JUDGING_WINDOWS} windows: while the loss a probe below the
+	 * knee would show is within two standard errors of the windows' noise (few tasks
+	 * ended, a noisy mix of work), one window cannot tell it from a probe that held, and
+	 * the next windows are counted too. A probe still unclear after them is
+	 * {@linkplain Outcome#unclear() unclear}: fewer threads were not shown to serve as
+	 * much.
 	 * @param window the window since
 	 * @return how it went, or {@code null} when there was none
 	 */
@@ -71,10 +81,32 @@ final class DownProbe {
 		if (pending == null) {
 			return null;
 		}
-		double change = (pending.throughputBefore > 0) ? window.throughput() / pending.throughputBefore - 1 : 0;
+		Step probe = pending.probe;
+		probe.measure(window.throughput(), window.completions);
+		double change = probe.gain();
+		// Below the knee throughput falls with the threads, by the share the probe took.
+		double loss = 1 - (double) pending.to / pending.from;
+		boolean clear = loss >= WindowNoise.SIGNIFICANT * probe.relativeError(this.throughputs.relativeVariance());
 		boolean fell = window.queueing && change < -TOLERANCE;
-		this.held = !fell;
-		return new Outcome(pending.from, pending.to, pending.throughputBefore, change, fell, !window.queueing);
+		if (!clear && window.queueing && probe.windows < PoolController.JUDGING_WINDOWS) {
+			this.pending = pending;
+			return new Outcome(pending.from, pending.to, probe.throughputBefore, change, false, false, Verdict.AGAIN);
+		}
+		Verdict verdict = (!clear && !fell && window.queueing) ? Verdict.UNCLEAR : Verdict.JUDGED;
+		this.held = !fell && verdict == Verdict.JUDGED;
+		return new Outcome(pending.from, pending.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
+	}
+
+	/**
+	 * The probe was unclear: go back to where it started, without a knee, and rest the
+	 * next probe.
+	 * @param window the window that judged it
+	 * @param outcome how it went
+	 * @return the decision to go back
+	 */
+	Decision unclear(ClosedWindow window, Outcome outcome) {
+		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(outcome.from),
+				new ProbeUnclear(outcome.change, this.rest.take()), null, true);
 	}
 
 	/**
@@ -111,7 +143,10 @@ final class DownProbe {
 			throughput = this.chainLevel;
 		}
 		this.chainLevel = throughput;
-		this.pending = new Pending(size, target, throughput);
+		Step probe = new Step(Step.Kind.PROBE, size, target, throughput, window.completions, window.serviceMs(),
+				window.law.meanQueueWaitMs())
+			.levelBefore(throughput, Math.max(1, level.windows()));
+		this.pending = new Pending(size, target, probe);
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
 	}
@@ -151,7 +186,7 @@ final class DownProbe {
 	void applied(int threads) {
 		Pending pending = this.pending;
 		if (pending != null && threads != pending.to) {
-			this.pending = (threads < pending.from) ? new Pending(pending.from, threads, pending.throughputBefore)
+			this.pending = (threads < pending.from) ? new Pending(pending.from, threads, pending.probe.to(threads))
 					: null;
 		}
 	}
@@ -166,7 +201,29 @@ final class DownProbe {
 	/**
 	 * A probe down being judged.
 	 */
-	private record Pending(int from, int to, double throughputBefore) {
+	private record Pending(int from, int to, Step probe) {
+	}
+
+	/**
+	 * What judging a probe came to.
+	 */
+	enum Verdict {
+
+		/**
+		 * Held or fell, beyond the windows' noise or after the most windows.
+		 */
+		JUDGED,
+
+		/**
+		 * Within the windows' noise: judged again in the next window.
+		 */
+		AGAIN,
+
+		/**
+		 * Held, but within the windows' noise after the most windows.
+		 */
+		UNCLEAR
+
 	}
 
 	/**
@@ -178,8 +235,10 @@ final class DownProbe {
 	 * @param change the relative change of throughput
 	 * @param fell whether it lost throughput, beyond the tolerance, while work waited
 	 * @param drained whether the queue drained meanwhile
+	 * @param verdict whether it was judged, is judged again, or was unclear
 	 */
-	record Outcome(int from, int to, double throughputBefore, double change, boolean fell, boolean drained) {
+	record Outcome(int from, int to, double throughputBefore, double change, boolean fell, boolean drained,
+			Verdict verdict) {
 
 		KeptStep kept() {
 			return new KeptStep(this.from, this.to, this.change, this.drained);

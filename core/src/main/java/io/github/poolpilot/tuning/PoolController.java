@@ -7,6 +7,7 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.Judging;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
@@ -252,6 +253,12 @@ public final class PoolController {
 		KeptStep kept = null;
 		DownProbe.Outcome probe = this.probes.judge(window);
 		if (probe != null) {
+			if (probe.verdict() == DownProbe.Verdict.AGAIN) {
+				return Decision.hold(window.size, new Judging(probe.from(), probe.to(), probe.change()), null, true);
+			}
+			if (probe.verdict() == DownProbe.Verdict.UNCLEAR) {
+				return this.probes.unclear(window, probe);
+			}
 			if (probe.fell()) {
 				// Every size from the knee to where the probes began served the same:
 				// growth

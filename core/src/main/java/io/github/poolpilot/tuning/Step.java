@@ -176,7 +176,13 @@ final class Step {
 		 * A pool that turned tasks away on saturated cores took threads to hold them:
 		 * kept, for threads there neither raise throughput nor keep their service time.
 		 */
-		BUFFERING
+		BUFFERING,
+
+		/**
+		 * A probe down, judged by {@link DownProbe}: its throughput against the level
+		 * before it.
+		 */
+		PROBE
 
 	}
 

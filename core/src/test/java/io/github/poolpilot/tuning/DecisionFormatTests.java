@@ -22,6 +22,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Judging;
 import io.github.poolpilot.tuning.Decision.Cause.Manual;
 import io.github.poolpilot.tuning.Decision.Cause.NoGain;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
@@ -111,6 +112,8 @@ class DecisionFormatTests {
 		assertThat(format(Action.REVERT, 6, 8, new ProbeFell(-0.25, 8, Duration.ofSeconds(30)), null))
 			.isEqualTo("revert 6→8: throughput -25% with fewer threads, the knee is near 8.0 threads, "
 					+ "next probe down in 30 s");
+		assertThat(format(Action.REVERT, 15, 20, new ProbeUnclear(0.01, Duration.ofSeconds(30)), null)).isEqualTo(
+				"revert 15→20: throughput +1% with fewer threads, within its noise: not shown to hold, next probe down in 30 s");
 	}
 
 	@Test

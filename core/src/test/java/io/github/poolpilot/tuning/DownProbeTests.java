@@ -9,8 +9,10 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.DownProbe.Outcome;
+import io.github.poolpilot.tuning.DownProbe.Verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
@@ -82,13 +84,13 @@ class DownProbeTests {
 		DownProbe probe = new DownProbe(this.clock);
 		// 100 per second at 50 ms uncongested: the knee is 5 threads, and 6 a tenth
 		// beyond; 4 threads of 50 ms serve 80 per second.
-		Outcome outcome = new Outcome(10, 4, 100, -0.2, true, false);
+		Outcome outcome = new Outcome(10, 4, 100, -0.2, true, false, Verdict.JUDGED);
 		Decision back = probe.fell((window(100, 80, 4, 9.0, 0.5)), outcome, 50, this.knee);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
 		assertThat(back.to()).isEqualTo(6);
 		assertThat(this.knee.threads()).isCloseTo(5.0, offset(1e-9));
-		Decision atMostFrom = probe.fell((window(100, 80, 4, 9.0, 0.5)), new Outcome(5, 4, 100, -0.2, true, false), 50,
-				this.knee);
+		Decision atMostFrom = probe.fell((window(100, 80, 4, 9.0, 0.5)),
+				new Outcome(5, 4, 100, -0.2, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(atMostFrom.to()).isEqualTo(5);
 	}
 
@@ -111,40 +113,73 @@ class DownProbeTests {
 	void aProbeIsJudgedAgainstTheMeanOfTheWindowsAtTheSizeItStartsFrom() {
 		WindowNoise throughputs = new WindowNoise();
 		DownProbe probe = new DownProbe(this.clock, throughputs);
-		throughputs.add(20, 100);
-		throughputs.add(20, 130);
-		assertThat(probe.start(window(140, 130, 20, 9.0, 0.5), null, this.knee).cause())
-			.isEqualTo(new ProbingDown(115, 100));
-		throughputs.add(15, 130);
-		assertThat(probe.judge(window(140, 130, 15, 9.0, 0.5)).fell()).isFalse();
+		throughputs.add(20, 1000);
+		throughputs.add(20, 1300);
+		assertThat(probe.start(window(1400, 1300, 20, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(1150, 100));
+		throughputs.add(15, 1300);
+		assertThat(probe.judge(window(1400, 1300, 15, 9.0, 0.5)).fell()).isFalse();
 		// The next is judged against the windows at 15 threads only.
-		assertThat(probe.start(window(140, 130, 15, 9.0, 0.5), null, this.knee).cause())
-			.isEqualTo(new ProbingDown(130, 100));
+		assertThat(probe.start(window(1400, 1300, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(1300, 100));
 	}
 
 	@Test
 	void aProbeThatFollowsOneThatHeldMustHoldTheMostThroughputOfTheChain() {
 		WindowNoise throughputs = new WindowNoise();
 		DownProbe probe = new DownProbe(this.clock, throughputs);
-		throughputs.add(20, 100);
-		probe.start(window(140, 100, 20, 9.0, 0.5), null, this.knee);
-		throughputs.add(15, 96);
-		assertThat(probe.judge(window(140, 96, 15, 9.0, 0.5)).fell()).isFalse();
-		// 4 % less held; the next probe must hold the chain's 100, not the 96 at 15.
-		assertThat(probe.start(window(140, 96, 15, 9.0, 0.5), null, this.knee).cause())
-			.isEqualTo(new ProbingDown(100, 100));
-		throughputs.add(11, 92);
-		assertThat(probe.judge(window(140, 92, 11, 9.0, 0.5)).fell()).isTrue();
+		throughputs.add(20, 1000);
+		probe.start(window(1400, 1000, 20, 9.0, 0.5), null, this.knee);
+		throughputs.add(15, 960);
+		assertThat(probe.judge(window(1400, 960, 15, 9.0, 0.5)).fell()).isFalse();
+		// 4 % less held; the next probe must hold the chain's 1000, not the 960 at 15.
+		assertThat(probe.start(window(1400, 960, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(1000, 100));
+		throughputs.add(11, 920);
+		assertThat(probe.judge(window(1400, 920, 11, 9.0, 0.5)).fell()).isTrue();
 	}
 
 	@Test
 	void theThroughputOfAProbeThatFellStaysOutOfTheBaseline() {
 		DownProbe probe = new DownProbe(this.clock);
-		probe.judge(window(100, 100, 20, 9.0, 0.5));
-		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
-		assertThat(probe.judge(window(100, 60, 15, 9.0, 0.5)).fell()).isTrue();
-		assertThat(probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee).cause())
-			.isEqualTo(new ProbingDown(100, 100));
+		probe.judge(window(1000, 1000, 20, 9.0, 0.5));
+		probe.start(window(1000, 1000, 20, 9.0, 0.5), null, this.knee);
+		assertThat(probe.judge(window(1000, 600, 15, 9.0, 0.5)).fell()).isTrue();
+		assertThat(probe.start(window(1000, 1000, 20, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(1000, 100));
+	}
+
+	@Test
+	void aProbeWithinTheNoiseOfTheTasksThatEndedIsJudgedAgainThenUnclear() {
+		DownProbe probe = new DownProbe(this.clock);
+		probe.judge(window(80, 80, 20, 9.0, 0.5));
+		probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee);
+		// 80 tasks a window, before and after: a standard error of √(1/80 + 1/80), 16 %,
+		// so the 25 % a probe below the knee would lose is within two of them.
+		Outcome first = probe.judge(window(80, 83, 15, 9.0, 0.5));
+		assertThat(first.verdict()).isEqualTo(Verdict.AGAIN);
+		assertThat(probe.judging()).isTrue();
+		assertThat(probe.judge(window(80, 78, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
+		// Three windows, 240 tasks against the 80 before: still 2 × 12.9 %.
+		Outcome third = probe.judge(window(80, 79, 15, 9.0, 0.5));
+		assertThat(third.verdict()).isEqualTo(Verdict.UNCLEAR);
+		assertThat(third.change()).isCloseTo(0, offset(1e-9));
+		Decision back = probe.unclear(window(80, 79, 15, 9.0, 0.5), third);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.to()).isEqualTo(20);
+		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(30)));
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aProbeWithEnoughTasksIsJudgedOnOneWindow() {
+		DownProbe probe = new DownProbe(this.clock);
+		probe.judge(window(1000, 1000, 20, 9.0, 0.5));
+		probe.start(window(1000, 1000, 20, 9.0, 0.5), null, this.knee);
+		// √(1/1000 + 1/1000) is 4.5 %: a 25 % loss stands out of it.
+		Outcome held = probe.judge(window(1000, 990, 15, 9.0, 0.5));
+		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
+		assertThat(held.fell()).isFalse();
 	}
 
 	@Test
@@ -153,7 +188,7 @@ class DownProbeTests {
 		// measures in a quiet mix of cheap requests), but 9 threads kept only 70 %: the
 		// knee is at least 9 / 0.7 = 12.9 threads, so back to the 12 the probe left.
 		Decision back = new DownProbe(this.clock).fell(window(100, 70, 9, 9.0, 0.5),
-				new Outcome(12, 9, 100, -0.3, true, false), 50, this.knee);
+				new Outcome(12, 9, 100, -0.3, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(back.to()).isEqualTo(12);
 		assertThat(this.knee.threads()).isCloseTo(9 / 0.7, offset(1e-9));
 	}
@@ -163,7 +198,7 @@ class DownProbeTests {
 		// Both estimates put the knee at or below the 9 the probe tried: X·S₀ says 5,
 		// and a loss too small to measure says 9.
 		Decision back = new DownProbe(this.clock).fell(window(100, 100, 9, 9.0, 0.5),
-				new Outcome(12, 9, 100, 0, true, false), 50, this.knee);
+				new Outcome(12, 9, 100, 0, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(back.to()).isEqualTo(10);
 	}
 
