@@ -14,10 +14,7 @@ import org.jspecify.annotations.Nullable;
  * slower for every caller): the least measured before the last windows is let go then,
  * and after {@value #KEPT_WINDOWS} windows in any case. Only windows of work like the
  * last window's count: one that finished under a quarter of its tasks (a pool idle but
- * for its health checks, before its load) measured other tasks. The controller adds no
- * window in which the pool grew by more than half: its tasks began mostly in it, and only
- * the short ones ended (tasks of 700 ms on average, lognormal with σ = 1, begun through a
- * window measure about 260 ms in it).
+ * for its health checks, before its load) measured other tasks.
  *
  * @author poolpilot authors
  */

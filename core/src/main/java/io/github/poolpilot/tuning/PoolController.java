@@ -207,12 +207,8 @@ public final class PoolController {
 			// end in the next: the window is judged saturated at the smaller size, so
 			// that the window after a step up does not let the kept base go.
 			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
-			// A pool that grew by more than half since the last window ran mostly tasks
-			// begun in this one, of which only the short ones ended: no base.
-			if (!(this.closedSize > 0 && size > MAX_GROWTH * this.closedSize)) {
-				this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
-						ClosedWindow.saturated(snapshot, measuredSize));
-			}
+			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
+					ClosedWindow.saturated(snapshot, measuredSize));
 			this.lastServiceMs = law.meanServiceTimeMs();
 			this.lastQueueWaitMs = law.meanQueueWaitMs();
 			this.serviceNoise.add(held, law.meanServiceTimeMs());

@@ -76,19 +76,6 @@ class PoolControllerSequencesTests {
 	}
 
 	@Test
-	void aWindowAfterThePoolGrewByMoreThanHalfIsNoBase() {
-		// 700 ms tasks on 10 threads.
-		this.controller.decide(window(14, 14, 700, 10, 0, null), 10, BOUNDS, 0.2);
-		// Grown to 40: the tasks that ended began mostly in the window, so only the
-		// short ones ended, 250 ms on average.
-		this.controller.decide(window(200, 40, 250, 40, 0, null), 40, BOUNDS, 0.2);
-		// 200/s of the 700 ms measured before: R = 140, ⌈140 + 2·√140⌉ = 164 threads,
-		// not the 65 of 250 ms.
-		Decision decision = this.controller.decide(window(200, 57, 700, 40, 0, null), 40, BOUNDS, 0.2);
-		assertThat(decision.cause()).isEqualTo(new Queueing(39.9, 164));
-	}
-
-	@Test
 	void beforeAnyServiceTimeIsKnownTheModelNeedsNothingItCanSay() {
 		Decision first = hold(200, 0, 0, 6);
 		assertThat(first.cause()).isEqualTo(new Busy(0.0, null));
