@@ -69,7 +69,7 @@ final class DownProbe {
 	 * knee would show is within two standard errors of the windows' noise (few tasks
 	 * ended, a noisy mix of work), one window cannot tell it from a probe that held, and
 	 * the next windows are counted too. A probe still unclear after them is
-	 * {@linkplain Outcome#unclear() unclear}: fewer threads were not shown to serve as
+	 * {@linkplain Verdict#UNCLEAR unclear}: fewer threads were not shown to serve as
 	 * much.
 	 * @param window the window since
 	 * @return how it went, or {@code null} when there was none

@@ -19,9 +19,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * refusals. Only a step whose added threads were shown to wait elsewhere (their service
  * time rose with them, {@link StepJudge#wastedRest()}) holds it back while growth rests,
  * and a knee seen caps it. The step is judged like any other, and kept unless its threads
- * only waited. On saturated cores, where more threads serve no more, they still hold
- * tasks as the pool at its max-threads would: the pool grows as a buffer for the share it
- * refused ({@link #buffer}).
+ * only waited. Where more threads serve no more (saturated cores, a burst past a
+ * downstream's limit) they still hold tasks as the pool at its max-threads would: the
+ * pool grows as a buffer for the share it refused ({@link #buffer}).
  *
  * @author poolpilot authors
  */
