@@ -151,9 +151,7 @@ class DownProbeTests {
 
 	@Test
 	void aProbeWithinTheNoiseOfTheTasksThatEndedIsJudgedAgainThenUnclear() {
-		DownProbe probe = new DownProbe(this.clock);
-		probe.judge(window(80, 80, 20, 9.0, 0.5));
-		probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee);
+		DownProbe probe = probeFrom20(80);
 		// 80 tasks a window, before and after: a standard error of √(1/80 + 1/80), 16 %,
 		// so the 25 % a probe below the knee would lose is within two of them.
 		Outcome first = probe.judge(window(80, 83, 15, 9.0, 0.5));
@@ -173,9 +171,7 @@ class DownProbeTests {
 
 	@Test
 	void aProbeWithEnoughTasksIsJudgedOnOneWindow() {
-		DownProbe probe = new DownProbe(this.clock);
-		probe.judge(window(1000, 1000, 20, 9.0, 0.5));
-		probe.start(window(1000, 1000, 20, 9.0, 0.5), null, this.knee);
+		DownProbe probe = probeFrom20(1000);
 		// √(1/1000 + 1/1000) is 4.5 %: a 25 % loss stands out of it.
 		Outcome held = probe.judge(window(1000, 990, 15, 9.0, 0.5));
 		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
@@ -200,6 +196,16 @@ class DownProbeTests {
 		Decision back = new DownProbe(this.clock).fell(window(100, 100, 9, 9.0, 0.5),
 				new Outcome(12, 9, 100, 0, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(back.to()).isEqualTo(10);
+	}
+
+	/**
+	 * A probe down from 20 threads that finished {@code tasks} a window at that size.
+	 */
+	private DownProbe probeFrom20(int tasks) {
+		DownProbe probe = new DownProbe(this.clock);
+		probe.judge(window(tasks, tasks, 20, 9.0, 0.5));
+		probe.start(window(tasks, tasks, 20, 9.0, 0.5), null, this.knee);
+		return probe;
 	}
 
 	/**

@@ -195,22 +195,13 @@ class PoolControllerSequencesTests {
 
 	@Test
 	void aPoolAtTheKneesCapHoldsInThreadsWhatABurstOverflowed() {
-		growTo17WithAKneeAt11();
-		this.controller.applied(17);
 		// Offered less than the 1 440 000 a window served at the knee, window after
-		// window.
-		for (int i = 0; i < 9; i++) {
-			this.controller.decide(window(1_200_000, 1_200_000, 0.008, 17, 0, null), 17, BOUNDS, 0.2);
-		}
-		// A burst of 2 000 000 refused 100 000 on 17 threads busy at the knee's
-		// throughput:
-		// on average the pool was offered no more than it serves, so threads that wait
-		// for the downstream hold what overflowed, past the knee's cap, as 400 threads
-		// fixed would: 17 / 0.95, 18 threads.
-		PoolBounds wide = new PoolBounds(1, 400);
-		Decision burst = this.controller.decide(
-				PoolControllerTests.withRefusals(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 100_000), 17,
-				wide, 0.2);
+		// window, then a burst of 2 000 000 that refused 100 000 on 17 threads busy at
+		// the
+		// knee's throughput: on average the pool was offered no more than it serves, so
+		// threads that wait for the downstream hold what overflowed, past the knee's cap,
+		// as 400 threads fixed would: 17 / 0.95, 18 threads.
+		Decision burst = refusedAtTheKneesCapAfter(1_200_000, 1_200_000, 0.008, 0);
 		assertThat(burst.action()).isEqualTo(Action.GROW);
 		assertThat(burst.threads()).isEqualTo(18);
 		assertThat(burst.cause()).isEqualTo(new Buffering(100_000, 2_000_000, Overflow.BURSTS));
@@ -218,18 +209,26 @@ class PoolControllerSequencesTests {
 
 	@Test
 	void aPoolAtTheKneesCapOverloadedWindowAfterWindowTakesNoThreadsToHoldWhatItRefused() {
-		growTo17WithAKneeAt11();
-		this.controller.applied(17);
 		// Offered more than it serves, window after window: a buffer would only fill.
-		for (int i = 0; i < 9; i++) {
-			this.controller.decide(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 17, BOUNDS, 0.2);
-		}
-		PoolBounds wide = new PoolBounds(1, 400);
-		Decision overload = this.controller.decide(
-				PoolControllerTests.withRefusals(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 100_000), 17,
-				wide, 0.2);
+		Decision overload = refusedAtTheKneesCapAfter(2_000_000, 1_440_000, 0.0118, 100);
 		assertThat(overload.threads()).isLessThanOrEqualTo(17);
 		assertThat(overload.cause()).isNotInstanceOf(Buffering.class);
+	}
+
+	/**
+	 * A pool at 17 threads, the cap of its knee of 11.52, nine windows offered and served
+	 * so much, then one offered 2 000 000 that refused 100 000, with room for 400
+	 * threads.
+	 */
+	private Decision refusedAtTheKneesCapAfter(double offered, double served, double serviceMs, int queued) {
+		growTo17WithAKneeAt11();
+		this.controller.applied(17);
+		for (int i = 0; i < 9; i++) {
+			this.controller.decide(window(offered, served, serviceMs, 17, queued, null), 17, BOUNDS, 0.2);
+		}
+		return this.controller.decide(
+				PoolControllerTests.withRefusals(window(2_000_000, 1_440_000, 0.0118, 17, 100, null), 100_000), 17,
+				new PoolBounds(1, 400), 0.2);
 	}
 
 	@Test
