@@ -37,7 +37,10 @@ final class DownProbe {
 
 	private final Backoff rest;
 
-	private @Nullable Pending pending;
+	/**
+	 * The probe being judged: a step down, measured window by window.
+	 */
+	private @Nullable Step pending;
 
 	/**
 	 * Whether the probe judged in the last window held.
@@ -75,26 +78,25 @@ final class DownProbe {
 	 * @return how it went, or {@code null} when there was none
 	 */
 	@Nullable Outcome judge(ClosedWindow window) {
-		Pending pending = this.pending;
+		Step probe = this.pending;
 		this.pending = null;
 		this.held = false;
-		if (pending == null) {
+		if (probe == null) {
 			return null;
 		}
-		Step probe = pending.probe;
 		probe.measure(window.throughput(), window.completions);
 		double change = probe.gain();
 		// Below the knee throughput falls with the threads, by the share the probe took.
-		double loss = 1 - (double) pending.to / pending.from;
+		double loss = 1 - (double) probe.to / probe.from;
 		boolean clear = loss >= WindowNoise.SIGNIFICANT * probe.relativeError(this.throughputs.relativeVariance());
 		boolean fell = window.queueing && change < -TOLERANCE;
 		if (!clear && window.queueing && probe.windows < PoolController.JUDGING_WINDOWS) {
-			this.pending = pending;
-			return new Outcome(pending.from, pending.to, probe.throughputBefore, change, false, false, Verdict.AGAIN);
+			this.pending = probe;
+			return new Outcome(probe.from, probe.to, probe.throughputBefore, change, false, false, Verdict.AGAIN);
 		}
 		Verdict verdict = (!clear && !fell && window.queueing) ? Verdict.UNCLEAR : Verdict.JUDGED;
 		this.held = !fell && verdict == Verdict.JUDGED;
-		return new Outcome(pending.from, pending.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
+		return new Outcome(probe.from, probe.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
 	}
 
 	/**
@@ -146,7 +148,7 @@ final class DownProbe {
 		Step probe = new Step(Step.Kind.PROBE, size, target, throughput, window.completions, window.serviceMs(),
 				window.law.meanQueueWaitMs())
 			.levelBefore(throughput, Math.max(1, level.windows()));
-		this.pending = new Pending(size, target, probe);
+		this.pending = probe;
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
 	}
@@ -184,10 +186,9 @@ final class DownProbe {
 	 * @param threads the size the pool has now
 	 */
 	void applied(int threads) {
-		Pending pending = this.pending;
+		Step pending = this.pending;
 		if (pending != null && threads != pending.to) {
-			this.pending = (threads < pending.from) ? new Pending(pending.from, threads, pending.probe.to(threads))
-					: null;
+			this.pending = (threads < pending.from) ? pending.to(threads) : null;
 		}
 	}
 
@@ -196,12 +197,6 @@ final class DownProbe {
 	 */
 	boolean judging() {
 		return this.pending != null;
-	}
-
-	/**
-	 * A probe down being judged.
-	 */
-	private record Pending(int from, int to, Step probe) {
 	}
 
 	/**

@@ -99,10 +99,7 @@ final class RefusalRule {
 		if (window.refused == 0) {
 			return null;
 		}
-		if (window.cpuLoad > PoolController.MAX_CPU) {
-			return buffer(window, kept, steps, changes);
-		}
-		if (steps.wastedRest()) {
+		if (window.cpuLoad > PoolController.MAX_CPU || steps.wastedRest()) {
 			return buffer(window, kept, steps, changes);
 		}
 		int wanted = size;
