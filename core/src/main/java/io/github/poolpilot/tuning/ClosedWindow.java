@@ -12,6 +12,10 @@ import io.github.poolpilot.pool.PoolBounds;
  */
 final class ClosedWindow {
 
+	static final double LEAP_REFUSALS = 0.25;
+
+	static final int LEAP_FACTOR = 4;
+
 	final LittlesLaw law;
 
 	final long completions;
@@ -92,6 +96,21 @@ final class ClosedWindow {
 	 */
 	boolean refusing() {
 		return this.refused > 0 && this.need >= this.size;
+	}
+
+	/**
+	 * Return whether a pool far below the model's size (a {@value #LEAP_FACTOR}th of it
+	 * or less) that turned away more than {@value #LEAP_REFUSALS} of the offered tasks at
+	 * its base service time grows straight to the size it wants rather than by at most
+	 * {@code most}: a steady overload met from a small pool, which the steps of ×1.5 a
+	 * window would refuse for many windows. The step is judged as a surge's is
+	 * ({@link SurgeReview}), which takes a pool that passed a downstream's limit back to
+	 * the threads its throughput keeps busy.
+	 * @param wanted the size the pool wants
+	 * @param most the most a step may reach otherwise
+	 */
+	boolean leaps(int wanted, int most) {
+		return wanted > most && this.need >= LEAP_FACTOR * this.size && refusedShare() > LEAP_REFUSALS && !slowed();
 	}
 
 	/**

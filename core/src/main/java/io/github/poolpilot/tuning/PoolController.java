@@ -37,7 +37,10 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * noise ({@link WindowNoise}), judged again otherwise; a step that raised throughput
  * clearly less than in proportion crossed the knee where threads stop paying: growth then
  * stops half beyond the knee. A pool that refused work grows for its refusals
- * ({@link RefusalRule}).
+ * ({@link RefusalRule}). A pool a quarter of the model's size or less that turns away
+ * more than a quarter of its work at its base service time leaps to the model's size in
+ * one step ({@link ClosedWindow#leaps}), judged as a surge is: steps of ×1.5 from a few
+ * threads would refuse for many windows what the pool at its max-threads serves.
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe})
  * when {@link SaturatedGrowth} finds a probe due: fewer is better while the throughput
@@ -313,14 +316,18 @@ public final class PoolController {
 		// A little beyond the need, so that its noise does not ask for one more step.
 		int target = window.need + Math.max(1, window.need / 10);
 		int most = Math.max(Math.min((int) Math.ceil(size * MAX_GROWTH), this.knee.cap()), surge);
+		boolean leap = this.steps.mayLeap() && window.leaps(target, most);
 		most = this.steps.limit(size, most);
+		if (leap) {
+			most = Math.min(target, this.knee.cap());
+		}
 		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
 		// Growth that meets refusals does not wait for the budget of changes.
 		if (this.changes.spent() && !window.refusing()) {
 			return spent(window, kept);
 		}
-		this.steps.take(new Step(Step.Kind.SATURATED, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs())
+		this.steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.SATURATED, size, target, window.throughput(),
+				window.completions, window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
 	}

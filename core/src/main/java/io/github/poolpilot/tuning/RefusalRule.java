@@ -19,9 +19,10 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * refusals. Only a step whose added threads were shown to wait elsewhere (their service
  * time rose with them, {@link StepJudge#wastedRest()}) holds it back while growth rests,
  * and a knee seen caps it. The step is judged like any other, and kept unless its threads
- * only waited. Where more threads serve no more (saturated cores, a burst past a
- * downstream's limit) they still hold tasks as the pool at its max-threads would: the
- * pool grows as a buffer for the share it refused ({@link #buffer}).
+ * only waited. A pool far below the model's size that refuses most of its work leaps to
+ * it ({@link ClosedWindow#leaps}). Where more threads serve no more (saturated cores, a
+ * burst past a downstream's limit) they still hold tasks as the pool at its max-threads
+ * would: the pool grows as a buffer for the share it refused ({@link #buffer}).
  *
  * @author poolpilot authors
  */
@@ -112,12 +113,16 @@ final class RefusalRule {
 		// At most half again its size in one step, and half beyond a knee seen: a
 		// downstream's limit is passed by at most 50 %.
 		int most = Math.min((int) Math.ceil(size * PoolController.MAX_GROWTH), knee.cap());
+		boolean leap = steps.mayLeap() && window.leaps(wanted, most);
+		if (leap) {
+			most = Math.min(wanted, knee.cap());
+		}
 		int target = window.bounds.clamp(Math.min(wanted, Math.max(most, size)));
 		if (target <= size) {
 			return buffer(window, kept, steps, changes);
 		}
-		steps.take(new Step(Step.Kind.REFUSING, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs())
+		steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.REFUSING, size, target, window.throughput(),
+				window.completions, window.serviceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, wanted), kept,
 				true);

@@ -300,6 +300,15 @@ final class StepJudge {
 	}
 
 	/**
+	 * Return whether the next step may leap to the model's size
+	 * ({@link ClosedWindow#leaps}): not when it is to be a small probe after a step that
+	 * did not pay.
+	 */
+	boolean mayLeap() {
+		return !this.probeNext;
+	}
+
+	/**
 	 * What judging a step came to: a decision that undoes it or keeps judging it, or the
 	 * step kept.
 	 */

@@ -6,9 +6,10 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 
 /**
- * Judges a surge's step ({@link SurgeWatch}) on the service time of the windows after it.
- * Its throughput says nothing (it rose with the load as much as with the threads), but
- * its service time does: one that passed {@value SlowdownRule#SLOWDOWN}× its base and the
+ * Judges a surge's step ({@link SurgeWatch}), or a leap to the model's size
+ * ({@link ClosedWindow#leaps}), on the service time of the windows after it. Its
+ * throughput says nothing (it rose with the load as much as with the threads), but its
+ * service time does: one that passed {@value SlowdownRule#SLOWDOWN}× its base and the
  * service time before the surge (the base when none was measured) says that the threads
  * the surge added wait for something they share, a downstream's limit or the cores. The
  * first window after the surge began at the old size, so it only holds the pool to look

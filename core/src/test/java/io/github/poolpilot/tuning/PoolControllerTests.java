@@ -23,6 +23,7 @@ import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.Decision.Cause.Queueing;
+import io.github.poolpilot.tuning.Decision.Cause.Refusing;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
@@ -78,6 +79,66 @@ class PoolControllerTests {
 		assertThat(keep.kept().from()).isEqualTo(12);
 		assertThat(keep.kept().to()).isEqualTo(18);
 		assertThat(keep.kept().queueDrained()).isTrue();
+	}
+
+	@Test
+	void aPoolTurningMostOfItsWorkAwayFarBelowTheModelLeapsToTheModelsSize() {
+		// 200/s offered to 2 threads of 100 ms: the first window's refusals are not known
+		// yet, so its step is one of ×1.5.
+		assertThat(decideRefusing(200, 20, 100, 2, 0).threads()).isEqualTo(3);
+		// 3 threads serve 30/s and turn 170 away at their base service time: the model
+		// needs ⌈20 + 2·√20⌉ = 29, which steps of ×1.5 would reach in six windows.
+		Decision leap = decideRefusing(200, 30, 100, 3, 170);
+		assertThat(leap.action()).isEqualTo(Action.GROW);
+		assertThat(leap.threads()).isEqualTo(31);
+		assertThat(leap.cause()).isEqualTo(new Queueing(3.0, 29));
+		// Served at the base service time: kept.
+		Decision kept = decideRefusing(200, 200, 100, 31, 170);
+		assertThat(kept.changed()).isFalse();
+		assertThat(kept.kept().to()).isEqualTo(31);
+	}
+
+	@Test
+	void aPoolRefusingMostOfItsWorkWhileItsThreadsLookIdleLeapsToo() {
+		// X·S counts the tasks that ended in the window only: long tasks that began in it
+		// are not in it, so 2 threads look less than 1 busy while they turn most tasks
+		// away (the first window's refusals are not known yet).
+		assertThat(decideRefusing(200, 6, 100, 2, 0).changed()).isFalse();
+		Decision leap = decideRefusing(200, 8, 100, 2, 190);
+		assertThat(leap.action()).isEqualTo(Action.GROW);
+		assertThat(leap.threads()).isEqualTo(31);
+		assertThat(leap.cause()).isEqualTo(new Refusing(190, 200, 31));
+	}
+
+	@Test
+	void aLeapPastADownstreamsLimitIsTakenBackToTheThreadsItsThroughputKeepsBusy() {
+		decideRefusing(200, 20, 100, 2, 0);
+		assertThat(decideRefusing(200, 30, 100, 3, 170).threads()).isEqualTo(31);
+		// A downstream admits 5 calls at a time: 50/s, each task waiting 600 ms. Judged
+		// as a surge: the first window looks again, the second takes the pool to a tenth
+		// beyond X·S₀ = 50/s × 100 ms.
+		Decision look = decideRefusing(200, 50, 600, 31, 320);
+		assertThat(look.action()).isEqualTo(Action.HOLD);
+		assertThat(look.cause()).isEqualTo(new Slowdown(6.0, 100.0));
+		Decision back = decideRefusing(200, 50, 600, 31, 470);
+		assertThat(back.action()).isEqualTo(Action.SHRINK);
+		assertThat(back.threads()).isEqualTo(6);
+	}
+
+	@Test
+	void noLeapAfterAStepThatDidNotPay() {
+		decideRefusing(200, 20, 100, 2, 0);
+		// 2 → 3 served no more: judged over three windows, then undone.
+		for (int i = 1; i < PoolController.JUDGING_WINDOWS; i++) {
+			assertThat(decide(200, 20, 100, 3, 50).cause()).isInstanceOf(Judging.class);
+		}
+		assertThat(decide(200, 20, 100, 3, 50).cause()).isInstanceOf(NoGain.class);
+		this.nanos.addAndGet(Duration.ofSeconds(31).toNanos());
+		// Refusing most of the offered tasks far below the model's size: a small probe,
+		// not a leap.
+		Decision probe = decideRefusing(200, 20, 100, 2, 180);
+		assertThat(probe.action()).isEqualTo(Action.GROW);
+		assertThat(probe.threads()).isEqualTo(3);
 	}
 
 	@Test
@@ -418,6 +479,17 @@ class PoolControllerTests {
 	private Decision decideHeld(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
 		this.controller.applied(size);
 		return decide(arrivalRate, throughput, serviceMs, size, queued);
+	}
+
+	/**
+	 * A window of a pool at its size throughout, 50 tasks queued, having refused so many
+	 * tasks since it started.
+	 */
+	private Decision decideRefusing(double arrivalRate, double throughput, double serviceMs, int size,
+			long refusedSoFar) {
+		return this.controller.decide(
+				withRefusals(window(arrivalRate, throughput, serviceMs, size, 50, null), refusedSoFar), size, BOUNDS,
+				0.2);
 	}
 
 	private Decision decide(double arrivalRate, double throughput, double serviceMs, int size, int queued) {
