@@ -14,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * slower for every caller): the least measured before the last windows is let go then,
  * and after {@value #KEPT_WINDOWS} windows in any case. Only windows of work like the
  * last window's count: one that finished under a quarter of its tasks (a pool idle but
- * for its health checks, before its load) measured other tasks.
+ * for its health checks, before its load) measured other tasks. A cut that did not
+ * shorten the service time ({@link SlowdownRule}), in a window whose ends were the
+ * smaller pool's own, shows it is the work's own: it is the base from then on
+ * ({@link #rebase}).
  *
  * @author poolpilot authors
  */
@@ -64,6 +67,20 @@ final class BaseServiceTime {
 		else {
 			this.least = new Least(least.serviceMs, least.completions, least.size, least.windows + 1);
 		}
+	}
+
+	/**
+	 * Take a window's service time as the base from now on, letting every earlier one go:
+	 * fewer threads were seen not to shorten it, so it is the work's own, not the waiting
+	 * of threads for one another.
+	 * @param serviceMs the window's mean service time
+	 * @param completions the tasks it finished
+	 * @param size the pool's size in the window
+	 */
+	void rebase(double serviceMs, long completions, int size) {
+		this.count = 0;
+		this.least = null;
+		add(serviceMs, completions, size, false);
 	}
 
 	/**

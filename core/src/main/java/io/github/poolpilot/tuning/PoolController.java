@@ -241,6 +241,11 @@ public final class PoolController {
 		if (restore != null) {
 			if (restore.action() == Action.RESTORE) {
 				this.knee.forget();
+				// The work's own service time, when the tasks that ended were the smaller
+				// pool's: not those of threads the cut took, which waited behind them.
+				if (window.law.busyThreads() <= window.size + Math.max(1, window.size / 4)) {
+					this.serviceTimes.rebase(window.serviceMs(), window.completions, window.size);
+				}
 			}
 			return restore;
 		}

@@ -24,10 +24,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * its size before it, and a shortfall within two standard errors of the windows' noise
  * ({@link WindowNoise}, never less than the completions' Poisson noise) is judged again
  * over up to {@value PoolController#JUDGING_WINDOWS} windows, unless the service time
- * rose with the threads beyond its own noise, which says they only waited. A staffing
- * step is undone when the wait it took off the queue reappeared in the service time. A
- * kept step that raised throughput clearly less than in proportion crossed the knee,
- * which the {@link Knee} learns.
+ * rose with the threads beyond its own noise, which says they only waited (not in a
+ * window that refused work while the tasks that ended kept fewer than
+ * {@value PoolController#SATURATED_BUSY} of its threads busy: longer tasks still running
+ * are missing from its mean, which rises as they end). A staffing step is undone when the
+ * wait it took off the queue reappeared in the service time. A kept step that raised
+ * throughput clearly less than in proportion crossed the knee, which the {@link Knee}
+ * learns.
  *
  * @author poolpilot authors
  */
@@ -112,7 +115,12 @@ final class StepJudge {
 		double serviceNoise = serviceError();
 		// The service time rising with the threads beyond its noise says they only
 		// waited elsewhere.
-		boolean wasted = measured && step.wasted(law.meanServiceTimeMs(), WindowNoise.SIGNIFICANT * serviceNoise);
+		// Unless the tasks that ended are too few to say: a pool that turned work away
+		// for want of a thread, whose every thread was busy then, while those tasks kept
+		// fewer busy, still runs longer ones, whose ends raise the mean as they come.
+		boolean censored = window.refused > 0 && window.busy < PoolController.SATURATED_BUSY * window.size;
+		boolean wasted = measured && !censored
+				&& step.wasted(law.meanServiceTimeMs(), WindowNoise.SIGNIFICANT * serviceNoise);
 		// A step after which the pool refuses less, or still refuses work its threads
 		// do not wait for, is kept: refusals are demand that throughput does not show.
 		boolean refusesLess = !wasted && refusedShare(window) < step.refusedBefore / 2;

@@ -24,6 +24,17 @@ class BaseServiceTimeTests {
 	}
 
 	@Test
+	void aRebasedServiceTimeIsTheBaseWhateverWasMeasuredBefore() {
+		this.base.add(20, 100, 8, false);
+		saturated(5, 60, 12);
+		assertThat(this.base.min()).isEqualTo(20);
+		this.base.rebase(60, 100, 9);
+		assertThat(this.base.min()).isEqualTo(60);
+		this.base.add(55, 100, 12, true);
+		assertThat(this.base.min()).isEqualTo(55);
+	}
+
+	@Test
 	void windowsThatFinishedFarFewerTasksThanTheLastDoNotSetTheBase() {
 		// A web server's pool idle but for its health checks (4 a second, 5 ms each),
 		// then serving 32 requests of 300 ms a second: the checks say nothing of them.

@@ -16,6 +16,7 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.Judging;
 import io.github.poolpilot.tuning.Decision.Cause.NoGain;
@@ -197,6 +198,22 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aStepIsNotTakenForThreadsThatOnlyWaitedOnTheServiceTimeOfTooFewEnds() {
+		decideRefusing(200, 50, 100, 8, 0);
+		// 8 threads refuse 40 of 200 tasks while the tasks that ended kept 5 of them
+		// busy:
+		// the model needs 29, so the pool grows by half.
+		assertThat(decideRefusing(200, 50, 100, 8, 40).threads()).isEqualTo(12);
+		// +50 % threads, +50 % service time, the same throughput. But the pool turned
+		// work away for want of a thread while the tasks that ended kept 7.5 of its 12
+		// busy: longer tasks still running are not in the mean, which rises as they end.
+		// Not a step whose threads only waited.
+		Decision next = decideRefusing(200, 50, 150, 12, 80);
+		assertThat(next.action()).isNotEqualTo(Action.REVERT);
+		assertThat(next.kept().to()).isEqualTo(12);
+	}
+
+	@Test
 	void aShortfallBeyondTheNoiseIsRevertedAtOnce() {
 		// 10 000 tasks a window: the ratio of two windows is known within 1.4 %.
 		decide(20000, 10000, 1, 10, 500);
@@ -259,6 +276,28 @@ class PoolControllerTests {
 		assertThat(again.action()).isEqualTo(Action.SHRINK);
 		assertThat(again.to()).isEqualTo(10);
 		assertThat(again.cause()).isEqualTo(new Slowdown(3.0, 20.0));
+	}
+
+	@Test
+	void aCutThatDidNotShortenTheServiceTimeMakesItTheBase() {
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
+		assertThat(decideHeld(400, 150, 60, 9, 100).action()).isEqualTo(Action.RESTORE);
+		// 60 ms is the work's own time, not threads waiting for one another: 400/s of it
+		// need ⌈24 + 2·√24⌉ = 34 threads, not the 14 of 20 ms.
+		Decision after = decideHeld(400, 200, 60, 12, 100);
+		assertThat(after.cause()).isEqualTo(new Queueing(12.0, 34));
+		assertThat(after.threads()).isEqualTo(18);
+	}
+
+	@Test
+	void aCutUndoneWhileItsTasksStillEndedIsNoBase() {
+		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
+		// 12 threads busy for the 9 the pool has: tasks that began before the cut, and
+		// waited behind the threads it took, ended in these windows.
+		assertThat(decideHeld(400, 200, 60, 9, 100).cause()).isInstanceOf(CutDraining.class);
+		assertThat(decideHeld(400, 200, 60, 9, 100).action()).isEqualTo(Action.RESTORE);
+		// The base stays 20 ms: 400/s of it need ⌈8 + 2·√8⌉ = 14 threads.
+		assertThat(decideHeld(400, 200, 60, 12, 100).cause()).isEqualTo(new Queueing(12.0, 14));
 	}
 
 	@Test
