@@ -200,9 +200,8 @@ class PoolControllerTests {
 	@Test
 	void aStepIsNotTakenForThreadsThatOnlyWaitedOnTheServiceTimeOfTooFewEnds() {
 		decideRefusing(200, 50, 100, 8, 0);
-		// 8 threads refuse 40 of 200 tasks while the tasks that ended kept 5 of them
-		// busy:
-		// the model needs 29, so the pool grows by half.
+		// 8 threads refuse 40 of 200 tasks while the tasks that ended kept 5 busy: the
+		// model needs 29, so the pool grows by half.
 		assertThat(decideRefusing(200, 50, 100, 8, 40).threads()).isEqualTo(12);
 		// +50 % threads, +50 % service time, the same throughput. But the pool turned
 		// work away for want of a thread while the tasks that ended kept 7.5 of its 12
