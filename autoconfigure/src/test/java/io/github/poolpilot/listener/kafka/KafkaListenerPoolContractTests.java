@@ -223,7 +223,11 @@ class KafkaListenerPoolContractTests {
 		orders.serviceMillis = 10;
 		assertThat(this.endpoint.post("{\"corePoolSize\":3,\"maxPoolSize\":3}").statusCode()).isEqualTo(200);
 		ConcurrentMessageListenerContainer<?, ?> container = container(context);
-		await().atMost(Duration.ofSeconds(60)).until(() -> container.getAssignmentsByClientId().size() == 3);
+		// Three consumers with a partition each: the group settled. Three consumers alone
+		// may still wait for a rebalance, which can outlast the wait for records below.
+		await().atMost(Duration.ofSeconds(60))
+			.untilAsserted(() -> assertThat(container.getAssignmentsByClientId().values()).hasSize(3)
+				.allSatisfy((assigned) -> assertThat(assigned).hasSize(1)));
 		PoolRegistry registry = context.getBean(PoolRegistry.class);
 		publish(context, 0, records);
 		await().atMost(Duration.ofSeconds(30)).until(() -> orders.handled.size() >= 50);
