@@ -62,9 +62,12 @@ final class RefusalRule {
 
 	/**
 	 * Return the tasks the pool refused in the window that closed, for want of a thread
-	 * or a place in its queue (not for an open circuit nor a shutdown).
+	 * or a place in its queue (not for an open circuit nor a shutdown). In the first
+	 * window a controller sees, the refusals so far are the window's only when the pool
+	 * began in it (every task it was ever offered was offered in the window); a pool that
+	 * ran before it is counted from the next window.
 	 * @param snapshot the window
-	 * @return the refusals, 0 for the first window a controller sees
+	 * @return the refusals, 0 for the first window of a pool that ran before it
 	 */
 	long refused(PoolSnapshot snapshot) {
 		if (snapshot.windowArrivals() > 0) {
@@ -73,9 +76,22 @@ final class RefusalRule {
 		}
 		Rejections rejections = snapshot.tasks().rejections();
 		long total = rejections.queueFull() + rejections.queueWait();
-		long refused = (this.refusedBefore < 0) ? 0 : Math.max(0, total - this.refusedBefore);
+		long refused;
+		if (this.refusedBefore >= 0) {
+			refused = Math.max(0, total - this.refusedBefore);
+		}
+		else {
+			refused = began(snapshot) ? total : 0;
+		}
 		this.refusedBefore = total;
 		return refused;
+	}
+
+	/**
+	 * Return whether every task the pool was ever offered was offered in this window.
+	 */
+	private static boolean began(PoolSnapshot snapshot) {
+		return snapshot.tasks().submitted() == snapshot.windowArrivals();
 	}
 
 	/**

@@ -84,8 +84,8 @@ class PoolControllerTests {
 
 	@Test
 	void aPoolTurningMostOfItsWorkAwayFarBelowTheModelLeapsToTheModelsSize() {
-		// 200/s offered to 2 threads of 100 ms: the first window's refusals are not known
-		// yet, so its step is one of ×1.5.
+		// 200/s offered to 2 threads of 100 ms that ran before this first window: its
+		// refusals are not known yet, so its step is one of ×1.5.
 		assertThat(decideRefusing(200, 20, 100, 2, 0).threads()).isEqualTo(3);
 		// 3 threads serve 30/s and turn 170 away at their base service time: the model
 		// needs ⌈20 + 2·√20⌉ = 29, which steps of ×1.5 would reach in six windows.
@@ -100,10 +100,30 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aPoolsFirstWindowCountsItsRefusalsWhenThePoolBeganInIt() {
+		// Every task the pool was ever offered came in this window: the 170 it refused
+		// are the window's, and 3 threads serving 30/s of 200 leap at once.
+		Decision leap = this.controller.decide(withCounts(window(200, 30, 100, 3, 50, null), 200, 170), 3, BOUNDS, 0.2);
+		assertThat(leap.action()).isEqualTo(Action.GROW);
+		assertThat(leap.threads()).isEqualTo(31);
+	}
+
+	@Test
+	void aFirstWindowOfAPoolThatRanBeforeCountsNoRefusals() {
+		// 500 refused of 5000 offered since the pool started: which of them fell in this
+		// window is not known, so it grows by the model's step of ×1.5 alone.
+		Decision step = this.controller.decide(withCounts(window(200, 30, 100, 3, 50, null), 5000, 500), 3, BOUNDS,
+				0.2);
+		assertThat(step.action()).isEqualTo(Action.GROW);
+		assertThat(step.threads()).isEqualTo(5);
+	}
+
+	@Test
 	void aPoolRefusingMostOfItsWorkWhileItsThreadsLookIdleLeapsToo() {
 		// X·S counts the tasks that ended in the window only: long tasks that began in it
 		// are not in it, so 2 threads look less than 1 busy while they turn most tasks
-		// away (the first window's refusals are not known yet).
+		// away (the refusals of the first window of a pool that ran before it are not
+		// known).
 		assertThat(decideRefusing(200, 6, 100, 2, 0).changed()).isFalse();
 		Decision leap = decideRefusing(200, 8, 100, 2, 190);
 		assertThat(leap.action()).isEqualTo(Action.GROW);
@@ -565,9 +585,17 @@ class PoolControllerTests {
 	 * The same window, with the pool's refusals for want of room so far.
 	 */
 	static PoolSnapshot withRefusals(PoolSnapshot window, long refusedSoFar) {
+		return withCounts(window, 0, refusedSoFar);
+	}
+
+	/**
+	 * The same window, with the pool's tasks offered and refused for want of room so far.
+	 */
+	static PoolSnapshot withCounts(PoolSnapshot window, long submittedSoFar, long refusedSoFar) {
 		return new PoolSnapshot(window.pool(), window.windowSeconds(), window.sizes(),
-				new TaskCounts(0, 0, 0, refusedSoFar, 0), window.windowArrivals(), window.windowCompletions(),
-				window.queueWait(), window.serviceTime(), window.responseTime(), window.littlesLaw(), null);
+				new TaskCounts(submittedSoFar, 0, 0, refusedSoFar, 0), window.windowArrivals(),
+				window.windowCompletions(), window.queueWait(), window.serviceTime(), window.responseTime(),
+				window.littlesLaw(), null);
 	}
 
 }
