@@ -107,6 +107,19 @@ class PoolSimulationTests {
 	}
 
 	@Test
+	void aColdDownstreamServesItsCallsFiveTimesAsSlowlyUntilItWarms() {
+		// 8 threads on a downstream admitting 8 calls of 20 ms: 400/s once warm, 80/s
+		// while each call takes 100 ms.
+		List<Sample> run = PoolSimulator.onePool(DOWNSTREAM, (second) -> 600, 8, 3)
+			.fixedSize(8)
+			.cold(2, 5)
+			.run(10)
+			.only();
+		assertThat(Run.throughput(run, 1, 2)).isBetween(0.15 * 400, 0.25 * 400);
+		assertThat(Run.throughput(run, 4, 10)).isGreaterThanOrEqualTo(0.95 * 400);
+	}
+
+	@Test
 	void withoutItsGuardTheModelFloodsTheDownstreamWithThreads() {
 		List<Sample> run = PoolSimulator.onePool(DOWNSTREAM, (second) -> 600, 4, 3).modelOnly().run(30).only();
 		assertThat(run.get(29).size()).isGreaterThan(24);

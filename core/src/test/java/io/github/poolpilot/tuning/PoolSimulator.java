@@ -66,6 +66,13 @@ final class PoolSimulator {
 	 */
 	private final double[] steal;
 
+	/**
+	 * Until when the blocking calls take {@link #coldFactor} times as long.
+	 */
+	private final long coldUntil;
+
+	private final double coldFactor;
+
 	private final int budget;
 
 	private final SplittableRandom random;
@@ -118,6 +125,8 @@ final class PoolSimulator {
 	private double cpuBusyCoreNanos;
 
 	private PoolSimulator(Builder builder) {
+		this.coldUntil = builder.coldUntil;
+		this.coldFactor = builder.coldFactor;
 		this.cores = builder.cores;
 		this.coresNow = builder.cores;
 		this.steal = builder.steal;
@@ -368,7 +377,8 @@ final class PoolSimulator {
 			}
 			pool.downstreamBusy++;
 		}
-		this.events.add(new Event(this.now + task.blockNanos, Kind.BLOCK_DONE, pool, task, 0, this.sequence++));
+		long blockNanos = (this.now < this.coldUntil) ? (long) (task.blockNanos * this.coldFactor) : task.blockNanos;
+		this.events.add(new Event(this.now + blockNanos, Kind.BLOCK_DONE, pool, task, 0, this.sequence++));
 	}
 
 	private void finishBlocking(Task task) {
@@ -719,6 +729,10 @@ final class PoolSimulator {
 
 		private final List<HandResize> handResizes = new ArrayList<>();
 
+		private long coldUntil;
+
+		private double coldFactor = 1;
+
 		Builder cores(int cores) {
 			this.cores = cores;
 			return this;
@@ -768,6 +782,20 @@ final class PoolSimulator {
 		 * A noisy host: in each 100 ms the host steals a share of the cores drawn from 0
 		 * to {@code most}, the same for every run of the same {@code seed}.
 		 */
+		/**
+		 * A cold start: until the given time every blocking call takes {@code factor}
+		 * times as long, as a downstream (or the path to it) warms up its code and its
+		 * connections.
+		 * @param untilSeconds when the calls take their own time again
+		 * @param factor how many times as long they take before
+		 * @return this builder
+		 */
+		Builder cold(double untilSeconds, double factor) {
+			this.coldUntil = (long) (untilSeconds * SECOND);
+			this.coldFactor = factor;
+			return this;
+		}
+
 		Builder steal(long seed, double most, int seconds) {
 			SplittableRandom random = new SplittableRandom(seed);
 			this.steal = new double[seconds * (int) (SECOND / PULSE) + 1];

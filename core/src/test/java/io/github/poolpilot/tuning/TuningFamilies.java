@@ -53,6 +53,15 @@ final class TuningFamilies {
 	static final TuningFamily KNEE_FROM_IDLE = TuningFamily.of(1, new Workload(0.5, 50, 0.1, 8), new PoolBounds(5, 300),
 			100, 50, 240, 0, 0, 0, 1);
 
+	/**
+	 * The sample's knee run as it went on real threads: the same pool and load, but the
+	 * path to the downstream (an HTTP call to the application's own server) warming up,
+	 * so that its first calls took about five times as long. The surge, its service time
+	 * estimated on those calls, took the pool to its max-threads of 300; refusing in
+	 * every window, with a base service time measured congested, it never probed down.
+	 */
+	static final TuningFamily KNEE_COLD = KNEE_FROM_IDLE.cold(1.5);
+
 	private TuningFamilies() {
 	}
 

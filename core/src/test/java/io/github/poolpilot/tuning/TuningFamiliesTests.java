@@ -43,7 +43,7 @@ class TuningFamiliesTests {
 	/**
 	 * The named scenarios the tuner does not meet yet, checked as the draws are.
 	 */
-	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of();
+	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of("knee-cold");
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
@@ -67,7 +67,8 @@ class TuningFamiliesTests {
 		return Stream.of(Arguments.of("web-server", TuningFamilies.WEB_SERVER),
 				Arguments.of("talk", TuningFamilies.TALK),
 				Arguments.of("slow-downstream", TuningFamilies.SLOW_DOWNSTREAM),
-				Arguments.of("knee-from-idle", TuningFamilies.KNEE_FROM_IDLE));
+				Arguments.of("knee-from-idle", TuningFamilies.KNEE_FROM_IDLE),
+				Arguments.of("knee-cold", TuningFamilies.KNEE_COLD));
 	}
 
 	private static List<String> broken(TuningFamily family) {

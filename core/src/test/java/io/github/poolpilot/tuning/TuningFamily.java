@@ -32,13 +32,18 @@ import io.github.poolpilot.tuning.PoolSimulator.Workload;
  * @param burstDepth how far a burst rises and a lull falls, as a share of the mean rate
  * @param steal the most of the cores the host steals at a time, 0 for a quiet host
  * @param quietSeconds the seconds before the first arrival: a load step from idle
+ * @param coldSeconds the seconds after the first arrival during which the blocking calls
+ * take {@value #COLD_FACTOR} times as long: a downstream, or the path to it, warming up
  * @param seconds how long a run lasts
  * @author poolpilot authors
  */
 record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCapacity, int start, double capacity,
-		double load, double burstSeconds, double burstDepth, double steal, int quietSeconds, int seconds) {
+		double load, double burstSeconds, double burstDepth, double steal, int quietSeconds, double coldSeconds,
+		int seconds) {
 
 	static final int MOST_ARRIVALS = 200;
+
+	static final double COLD_FACTOR = 5;
 
 	static final int CORES = 2;
 
@@ -69,7 +74,7 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 		workload = new Workload(workload.cpuMs() * scale, workload.blockMs() * scale, sigma, permits, expensiveShare,
 				expensiveFactor);
 		return new TuningFamily(seed, workload, new PoolBounds(minThreads, maxThreads), queue, start,
-				capacity(workload, maxThreads), load, burstSeconds, burstDepth, steal, 0, 90);
+				capacity(workload, maxThreads), load, burstSeconds, burstDepth, steal, 0, 0, 90);
 	}
 
 	/**
@@ -90,7 +95,18 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 			double burstSeconds, double burstDepth, double steal, int quietSeconds) {
 		double capacity = capacity(workload, bounds.maxThreads());
 		return new TuningFamily(seed, workload, bounds, queueCapacity, start, capacity, rate / capacity, burstSeconds,
-				burstDepth, steal, quietSeconds, 90);
+				burstDepth, steal, quietSeconds, 0, 90);
+	}
+
+	/**
+	 * The same scenario whose blocking calls take {@value #COLD_FACTOR} times as long for
+	 * the first seconds of its load.
+	 * @param seconds how long the calls are slow, from the first arrival
+	 * @return the scenario
+	 */
+	TuningFamily cold(double seconds) {
+		return new TuningFamily(this.seed, this.workload, this.bounds, this.queueCapacity, this.start, this.capacity,
+				this.load, this.burstSeconds, this.burstDepth, this.steal, this.quietSeconds, seconds, this.seconds);
 	}
 
 	/**
@@ -162,7 +178,8 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 		PoolSimulator.Builder builder = PoolSimulator.builder()
 			.cores(CORES)
 			.seed(this.seed)
-			.pool("family", this.workload, arrivals(), this.bounds, this.start, 1, TuningMode.AUTO, this.queueCapacity);
+			.pool("family", this.workload, arrivals(), this.bounds, this.start, 1, TuningMode.AUTO, this.queueCapacity)
+			.cold(this.quietSeconds + this.coldSeconds, COLD_FACTOR);
 		return (this.steal > 0) ? builder.steal(this.seed * 7 + 3, this.steal, this.seconds) : builder;
 	}
 
@@ -178,7 +195,7 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 		Workload work = this.workload;
 		return String.format(
 				"seed %d: %.1f ms CPU + %.1f ms blocked (sigma %.1f)%s%s, threads %d..%d from %d, queue %d, "
-						+ "offered %.1f/s = %.2f x capacity %.1f/s%s%s%s, knee %.1f",
+						+ "offered %.1f/s = %.2f x capacity %.1f/s%s%s%s%s, knee %.1f",
 				this.seed, work.cpuMs(), work.blockMs(), work.sigma(),
 				(work.downstreamPermits() > 0) ? ", downstream admits " + work.downstreamPermits() : "",
 				(work.expensiveShare() > 0) ? String.format(", %.0f %% of tasks %.1f x as long",
@@ -189,7 +206,11 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 						? String.format(", bursts of %.1f s at +-%.0f %%", this.burstSeconds, 100 * this.burstDepth)
 						: ", steady",
 				(this.steal > 0) ? String.format(", host steals up to %.0f %% of the cores", 100 * this.steal) : "",
-				(this.quietSeconds > 0) ? String.format(", idle for the first %d s", this.quietSeconds) : "", knee());
+				(this.quietSeconds > 0) ? String.format(", idle for the first %d s", this.quietSeconds) : "",
+				(this.coldSeconds > 0)
+						? String.format(", calls %.0f x as long for its first %.1f s", COLD_FACTOR, this.coldSeconds)
+						: "",
+				knee());
 	}
 
 }
