@@ -268,6 +268,7 @@ public final class PoolController {
 				// growth
 				// rests too, from now.
 				this.steps.blockGrowth(true);
+				this.saturated.kneeFound();
 				return this.probes.fell(window, probe, this.serviceTimes.min(), this.knee);
 			}
 			kept = probe.kept();
@@ -378,6 +379,9 @@ public final class PoolController {
 		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest, mayGrow);
 		if (surge == null) {
 			return null;
+		}
+		if (Double.isNaN(this.serviceTimes.min())) {
+			this.saturated.surgedUnmeasured();
 		}
 		if (Double.isNaN(this.serviceTimes.min()) && !Double.isNaN(this.surges.estimatedServiceMs())) {
 			// The base until a window measures one: the first windows after a surge

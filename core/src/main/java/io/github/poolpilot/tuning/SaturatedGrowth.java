@@ -29,8 +29,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * compared with probes down only when its threads were seen to wait elsewhere (a step
  * whose service time rose with it, a cut that relieved, a probe that held) or it is
  * crowded, with over {@value #CROWDED} times the threads its model needs for all it was
- * offered and the CPU at most half busy: fewer threads would refuse more otherwise, as in
- * the next burst.
+ * offered and the CPU at most half busy, or a surge sized it before any window had
+ * measured a service time and no probe has found a knee since: fewer threads would refuse
+ * more otherwise, as in the next burst.
  *
  * @author poolpilot authors
  */
@@ -70,6 +71,12 @@ final class SaturatedGrowth {
 	private int windowsWithoutRefusals = WindowNoise.LEVEL_WINDOWS;
 
 	/**
+	 * Whether a surge sized the pool before any window had measured a service time, and
+	 * no probe has found a knee since.
+	 */
+	private boolean surgedUnmeasured;
+
+	/**
 	 * Create the gate of a pool's saturated growth.
 	 * @param slowdown the pool's cuts for a slowdown
 	 * @param refusals the pool's growth for its refusals
@@ -86,6 +93,22 @@ final class SaturatedGrowth {
 		this.steps = steps;
 		this.knee = knee;
 		this.changes = changes;
+	}
+
+	/**
+	 * A surge sized the pool before any window had measured a service time: on a service
+	 * time its pulses estimated, which counts the wait at a downstream's limit, or a cold
+	 * start's slow calls. Its size is checked by probes down, even while it refuses.
+	 */
+	void surgedUnmeasured() {
+		this.surgedUnmeasured = true;
+	}
+
+	/**
+	 * A probe down found the knee: the surge's size is checked.
+	 */
+	void kneeFound() {
+		this.surgedUnmeasured = false;
 	}
 
 	/**
@@ -124,12 +147,13 @@ final class SaturatedGrowth {
 		// once the pool held its size for a while. A pool that refused work in one of
 		// the windows a probe is compared with probes down only when its threads were
 		// seen to wait elsewhere (a step whose service time rose with it, a cut that
-		// relieved, a probe that held): fewer threads would refuse more otherwise, as
-		// in the next burst. A new chain waits while the pool's budget of changes is
-		// spent; one under way goes on to the knee.
+		// relieved, a probe that held), or a surge sized it on an estimate: fewer
+		// threads would refuse more otherwise, as in the next burst. A new chain waits
+		// while the pool's budget of changes is spent; one under way goes on to the
+		// knee.
 		boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
 				&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest()
-						|| crowded(window));
+						|| crowded(window) || this.surgedUnmeasured);
 		Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 		return (probe != null) ? probe : held;
 	}

@@ -1,5 +1,7 @@
 package io.github.poolpilot.tuning;
 
+import java.util.Arrays;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +35,17 @@ final class WindowNoise {
 	 */
 	static final double SIGNIFICANT = 2;
 
+	/**
+	 * How many times the mean squared deviation of the others a window's must exceed to
+	 * be left out of the noise.
+	 */
+	static final double OUTLIER = 100;
+
+	/**
+	 * The fewest degrees of freedom from which a window may be left out of the noise.
+	 */
+	static final int FEWEST_FOR_OUTLIER = 4;
+
 	private final int[] sizes = new int[WINDOWS];
 
 	private final double[] values = new double[WINDOWS];
@@ -54,37 +67,60 @@ final class WindowNoise {
 
 	/**
 	 * Return the relative variance of one window's value, pooled within the runs of
-	 * windows at one size: 0 until two windows in a row had one size.
+	 * windows at one size, each window's deviation taken from its run's median: 0 until
+	 * two windows in a row had one size. Once {@value #FEWEST_FOR_OUTLIER} deviations
+	 * count, the largest is left out when its square is over {@value #OUTLIER} times the
+	 * mean of the others' (ten times as far from its median as they are): a window of
+	 * another regime than its run's (a cold start, a pause), which would otherwise set
+	 * the noise of the next {@value #WINDOWS} windows.
 	 */
 	double relativeVariance() {
-		double squares = 0;
+		double[] squares = new double[WINDOWS];
+		int deviations = 0;
 		int degrees = 0;
 		int filled = Math.min(this.count, WINDOWS);
 		int run = 0;
-		double sum = 0;
 		for (int i = filled - 1; i >= -1; i--) {
 			int size = (i >= 0) ? sizeAt(i) : -1;
 			boolean continues = i >= 0 && size >= 0 && run > 0 && size == sizeAt(i + 1);
 			if (!continues) {
-				if (run >= 2) {
-					double mean = sum / run;
-					if (mean > 0) {
-						for (int j = i + 1; j <= i + run; j++) {
-							double deviation = valueAt(j) / mean - 1;
-							squares += deviation * deviation;
-						}
-						degrees += run - 1;
+				double median = (run >= 2) ? median(i + 1, run) : 0;
+				if (median > 0) {
+					for (int j = i + 1; j <= i + run; j++) {
+						double deviation = valueAt(j) / median - 1;
+						squares[deviations++] = deviation * deviation;
 					}
+					degrees += run - 1;
 				}
 				run = 0;
-				sum = 0;
 			}
 			if (i >= 0 && size >= 0) {
 				run++;
-				sum += valueAt(i);
 			}
 		}
-		return (degrees > 0) ? squares / degrees : 0;
+		double sum = 0;
+		double largest = 0;
+		for (int i = 0; i < deviations; i++) {
+			sum += squares[i];
+			largest = Math.max(largest, squares[i]);
+		}
+		if (degrees >= FEWEST_FOR_OUTLIER && largest > OUTLIER * (sum - largest) / (deviations - 1)) {
+			sum -= largest;
+			degrees--;
+		}
+		return (degrees > 0) ? sum / degrees : 0;
+	}
+
+	/**
+	 * The median of the values of the windows from the i-th, so many.
+	 */
+	private double median(int from, int windows) {
+		double[] values = new double[windows];
+		for (int j = 0; j < windows; j++) {
+			values[j] = valueAt(from + j);
+		}
+		Arrays.sort(values);
+		return (windows % 2 == 1) ? values[windows / 2] : (values[windows / 2 - 1] + values[windows / 2]) / 2;
 	}
 
 	/**

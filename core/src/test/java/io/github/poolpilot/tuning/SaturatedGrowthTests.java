@@ -3,12 +3,15 @@ package io.github.poolpilot.tuning;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.FakeClock;
+import io.github.poolpilot.tuning.Decision.Action;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link SaturatedGrowth#crowded}: a saturated pool with far more threads than its model
- * needs for all it was offered.
+ * {@link SaturatedGrowth}: a saturated pool with far more threads than its model needs
+ * for all it was offered is crowded, and one a surge sized on an estimate probes down
+ * while it refuses.
  *
  * @author poolpilot authors
  */
@@ -27,6 +30,50 @@ class SaturatedGrowthTests {
 	void aPoolWhoseCpuIsOverHalfBusyOrUnknownIsNotCrowded() {
 		assertThat(SaturatedGrowth.crowded(window(150, 0.6))).isFalse();
 		assertThat(SaturatedGrowth.crowded(window(150, -1))).isFalse();
+	}
+
+	@Test
+	void aPoolASurgeSizedOnAnEstimateProbesDownWhileItRefusesAtItsMaxThreads() {
+		// 300 threads at their max, refusing, their base measured as congested as they
+		// are (1800 ms): the model needs more than 300, so the pool is not crowded.
+		ClosedWindow window = new ClosedWindow(PoolControllerTests.window(240, 160, 1800, 300, 100, null), 300,
+				new PoolBounds(5, 300), 0.04, 1800, 160, 80);
+		assertThat(SaturatedGrowth.crowded(window)).isFalse();
+		assertThat(heldTwice(growth(), window).action()).isEqualTo(Action.HOLD);
+		SaturatedGrowth surged = growth();
+		surged.surgedUnmeasured();
+		Decision probe = heldTwice(surged, window);
+		assertThat(probe.action()).isEqualTo(Action.SHRINK);
+		assertThat(probe.threads()).isEqualTo(225);
+		SaturatedGrowth found = growth();
+		found.surgedUnmeasured();
+		found.kneeFound();
+		assertThat(heldTwice(found, window).action()).isEqualTo(Action.HOLD);
+	}
+
+	/**
+	 * A pool's saturated growth as its controller builds it.
+	 */
+	private static SaturatedGrowth growth() {
+		FakeClock clock = new FakeClock();
+		Knee knee = new Knee(clock);
+		WindowNoise throughputs = new WindowNoise();
+		WindowNoise serviceTimes = new WindowNoise();
+		return new SaturatedGrowth(new SlowdownRule(knee, serviceTimes), new RefusalRule(),
+				new DownProbe(clock, throughputs), new StepJudge(clock, knee, throughputs, serviceTimes), knee,
+				new ChangeBudget(clock));
+	}
+
+	/**
+	 * What the pool does after a window that held its size, in the same window again.
+	 */
+	private static Decision heldTwice(SaturatedGrowth growth, ClosedWindow window) {
+		growth.windowClosed(window);
+		Decision first = growth.instead(window, null, false);
+		assertThat(first.action()).isEqualTo(Action.HOLD);
+		growth.decided(window, first);
+		growth.windowClosed(window);
+		return growth.instead(window, null, false);
 	}
 
 	/**

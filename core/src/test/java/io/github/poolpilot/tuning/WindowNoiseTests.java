@@ -48,6 +48,40 @@ class WindowNoiseTests {
 	}
 
 	@Test
+	void eachWindowDeviatesFromItsRunsMedian() {
+		WindowNoise noise = new WindowNoise();
+		// Around a median of 160 (a mean of 164): two windows 10 off, one 20 and one 40,
+		// four degrees; the farthest is about three times as far as the others' typical
+		// deviation, ordinary noise.
+		for (double value : new double[] { 150, 170, 160, 140, 200 }) {
+			noise.add(300, value);
+		}
+		assertThat(noise.relativeVariance()).isCloseTo((10 * 10 * 2 + 20 * 20 + 40 * 40) / (160.0 * 160) / 4,
+				offset(1e-12));
+	}
+
+	@Test
+	void aWindowOfAnotherRegimeThanItsRunIsLeftOutOfTheNoise() {
+		WindowNoise noise = new WindowNoise();
+		// A cold start: the first window at 300 threads served half of what the next did.
+		for (double value : new double[] { 81, 162, 159, 162, 160 }) {
+			noise.add(300, value);
+		}
+		// (2/160)² + (1/160)² + (2/160)² over the three degrees left.
+		assertThat(noise.relativeVariance()).isCloseTo((4 + 1 + 4) / (160.0 * 160) / 3, offset(1e-12));
+	}
+
+	@Test
+	void aFarWindowCountsWhileTooFewOthersSayWhatIsNear() {
+		WindowNoise noise = new WindowNoise();
+		for (double value : new double[] { 81, 162, 160 }) {
+			noise.add(300, value);
+		}
+		// (79/160)² + (2/160)² over two degrees: three windows tell no regime from noise.
+		assertThat(noise.relativeVariance()).isCloseTo((79 * 79 + 4) / (160.0 * 160) / 2, offset(1e-12));
+	}
+
+	@Test
 	void aWindowWhoseSizeChangedDuringItBelongsToNoRun() {
 		WindowNoise noise = new WindowNoise();
 		noise.add(10, 90);
