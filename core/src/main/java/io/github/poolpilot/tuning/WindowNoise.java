@@ -70,8 +70,8 @@ final class WindowNoise {
 	 * windows at one size, each window's deviation taken from its run's median: 0 until
 	 * two windows in a row had one size. Once {@value #FEWEST_FOR_OUTLIER} degrees of
 	 * freedom count, the largest deviation is left out when its square is over
-	 * {@value #OUTLIER} times the mean of the others' (ten times as far from its median as
-	 * they typically are): a window of another regime than its run's (a cold start, a
+	 * {@value #OUTLIER} times the mean of the others' (ten times as far from its median
+	 * as they typically are): a window of another regime than its run's (a cold start, a
 	 * pause), which would otherwise set the noise of the next {@value #WINDOWS} windows.
 	 */
 	double relativeVariance() {
