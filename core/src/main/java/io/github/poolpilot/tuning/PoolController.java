@@ -381,12 +381,13 @@ public final class PoolController {
 			return null;
 		}
 		if (Double.isNaN(this.serviceTimes.min())) {
+			// Sized on an estimate, which probes down check. The estimate is the base
+			// until a window measures one: the first windows after a surge measure the
+			// waiting the surge's threads cause too.
 			this.saturated.surgedUnmeasured();
-		}
-		if (Double.isNaN(this.serviceTimes.min()) && !Double.isNaN(this.surges.estimatedServiceMs())) {
-			// The base until a window measures one: the first windows after a surge
-			// measure the waiting the surge's threads cause too.
-			this.serviceTimes.estimate(this.surges.estimatedServiceMs());
+			if (!Double.isNaN(this.surges.estimatedServiceMs())) {
+				this.serviceTimes.estimate(this.surges.estimatedServiceMs());
+			}
 		}
 		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
 				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));
