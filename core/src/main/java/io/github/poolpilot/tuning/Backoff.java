@@ -44,6 +44,16 @@ final class Backoff {
 		return rest;
 	}
 
+	/**
+	 * Rest from now for the given time, without doubling the next rest.
+	 * @param rest how long
+	 * @return how long
+	 */
+	Duration brief(Duration rest) {
+		this.until = this.clock.nanoTime() + rest.toNanos();
+		return rest;
+	}
+
 	boolean resting() {
 		return this.clock.nanoTime() - this.until < 0;
 	}

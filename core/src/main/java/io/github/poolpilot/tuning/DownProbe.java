@@ -1,5 +1,7 @@
 package io.github.poolpilot.tuning;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.measure.NanoClock;
@@ -23,7 +25,8 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * already seen, nor in a pool offered less than it serves (one that drains a backlog). A
  * probe whose possible loss is within the noise of the tasks that ended is judged over
  * more windows, and one still unclear after them is undone without a knee: one noisy
- * window neither teaches a knee nor takes threads.
+ * window neither teaches a knee nor takes threads. The next probe then waits a few
+ * seconds ({@link #UNCLEAR_REST}), not the doubling rest after a fall.
  *
  * @author poolpilot authors
  */
@@ -32,6 +35,12 @@ final class DownProbe {
 	static final double CUT = 0.25;
 
 	static final double TOLERANCE = 0.05;
+
+	/**
+	 * How long the next probe waits after an unclear one: long enough for a level of
+	 * {@value WindowNoise#LEVEL_WINDOWS} windows of a second at the size it went back to.
+	 */
+	static final Duration UNCLEAR_REST = Duration.ofSeconds(WindowNoise.LEVEL_WINDOWS + 1);
 
 	private final WindowNoise throughputs;
 
@@ -100,15 +109,17 @@ final class DownProbe {
 	}
 
 	/**
-	 * The probe was unclear: go back to where it started, without a knee, and rest the
-	 * next probe.
+	 * The probe was unclear: go back to where it started, without a knee. The next probe
+	 * waits {@link #UNCLEAR_REST}, not the doubling rest of a probe that fell: an unclear
+	 * probe found nothing to rest on, and its windows were often noisy for a while only
+	 * (a downstream warming up after a start).
 	 * @param window the window that judged it
 	 * @param outcome how it went
 	 * @return the decision to go back
 	 */
 	Decision unclear(ClosedWindow window, Outcome outcome) {
 		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(outcome.from),
-				new ProbeUnclear(outcome.change, this.rest.take()), null, true);
+				new ProbeUnclear(outcome.change, this.rest.brief(UNCLEAR_REST)), null, true);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import io.github.poolpilot.measure.PoolSnapshot;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
 import io.github.poolpilot.tuning.DownProbe.Outcome;
@@ -165,8 +166,49 @@ class DownProbeTests {
 		Decision back = probe.unclear(window(80, 79, 15, 9.0, 0.5), third);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
 		assertThat(back.to()).isEqualTo(20);
-		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(30)));
+		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
 		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void theNextProbeWaitsFiveSecondsAfterAnUnclearOneAndThirtyAfterOneThatFell() {
+		DownProbe probe = unclearFrom20();
+		this.clock.advance(Duration.ofSeconds(4));
+		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNull();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNotNull();
+		// A second unclear probe waits no longer than the first.
+		assertThat(probe.unclear(window(80, 80, 15, 9.0, 0.5), unclearOutcome(probe)).cause())
+			.isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
+		this.clock.advance(Duration.ofSeconds(5));
+		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNotNull();
+		// Nor did they lengthen the rest after a fall: the first is 30 s.
+		probe.judge(window(80, 40, 15, 9.0, 0.5));
+		probe.judge(window(80, 40, 15, 9.0, 0.5));
+		Outcome fell = probe.judge(window(80, 40, 15, 9.0, 0.5));
+		assertThat(fell.fell()).isTrue();
+		Decision back = probe.fell(window(80, 40, 15, 9.0, 0.5), fell, 100, this.knee);
+		assertThat(back.cause()).isInstanceOfSatisfying(ProbeFell.class,
+				(cause) -> assertThat(cause.blocked()).isEqualTo(Duration.ofSeconds(30)));
+	}
+
+	/**
+	 * A probe from 20 threads left unclear: three windows of 80 tasks at 15 threads
+	 * cannot tell a quarter's loss from the noise.
+	 */
+	private DownProbe unclearFrom20() {
+		DownProbe probe = probeFrom20(80);
+		Decision back = probe.unclear(window(80, 80, 15, 9.0, 0.5), unclearOutcome(probe));
+		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
+		return probe;
+	}
+
+	private Outcome unclearOutcome(DownProbe probe) {
+		probe.judge(window(80, 80, 15, 9.0, 0.5));
+		probe.judge(window(80, 80, 15, 9.0, 0.5));
+		Outcome third = probe.judge(window(80, 80, 15, 9.0, 0.5));
+		assertThat(third.verdict()).isEqualTo(Verdict.UNCLEAR);
+		return third;
 	}
 
 	@Test
