@@ -39,10 +39,10 @@ public final class BudgetAllocator {
 			throw new IllegalArgumentException(
 					"The pools' min-threads add up to " + minimums + ", more than the budget of " + budget);
 		}
-		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
+		int totalWeight = totalWeight(demands);
 		List<Share> shares = new ArrayList<>();
 		for (Demand demand : demands) {
-			int guaranteed = Math.max(demand.minThreads(), BudgetSizing.share(budget, demand.weight(), totalWeight));
+			int guaranteed = guaranteed(demand, budget, totalWeight);
 			int wanted = Math.max(demand.minThreads(), Math.min(demand.maxThreads(), demand.threads()));
 			int cap = demand.mayBorrow() ? wanted : Math.min(wanted, guaranteed);
 			int needed = Math.max(demand.minThreads(), Math.min(cap, demand.needed()));
@@ -54,6 +54,28 @@ public final class BudgetAllocator {
 		Map<String, Integer> allocation = new LinkedHashMap<>();
 		shares.forEach((share) -> allocation.put(share.demand.pool(), share.threads));
 		return allocation;
+	}
+
+	/**
+	 * Return each pool's guaranteed share of the budget: its weight's share, never less
+	 * than its min-threads. A pool that may not borrow is held to it.
+	 * @param demands what each pool asks for
+	 * @param budget the threads all pools may have together
+	 * @return the guaranteed share of each pool, by pool name, in the order given
+	 */
+	public static Map<String, Integer> guaranteed(List<Demand> demands, int budget) {
+		int totalWeight = totalWeight(demands);
+		Map<String, Integer> shares = new LinkedHashMap<>();
+		demands.forEach((demand) -> shares.put(demand.pool(), guaranteed(demand, budget, totalWeight)));
+		return shares;
+	}
+
+	private static int guaranteed(Demand demand, int budget, int totalWeight) {
+		return Math.max(demand.minThreads(), BudgetSizing.share(budget, demand.weight(), totalWeight));
+	}
+
+	private static int totalWeight(List<Demand> demands) {
+		return demands.stream().mapToInt(Demand::weight).sum();
 	}
 
 	/**

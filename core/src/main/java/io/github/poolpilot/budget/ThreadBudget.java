@@ -191,6 +191,16 @@ public final class ThreadBudget {
 	}
 
 	/**
+	 * Return each pool's guaranteed share of the budget
+	 * ({@link BudgetAllocator#guaranteed}).
+	 * @param demands what each pool asks for
+	 * @return the guaranteed share of each pool, by pool name, in the order given
+	 */
+	public Map<String, Integer> guaranteed(List<Demand> demands) {
+		return BudgetAllocator.guaranteed(demands, maxThreads());
+	}
+
+	/**
 	 * Share the budget among what the pools ask for, and return what each may have now:
 	 * threads a pool gives back count until they ended, so a growing pool gets only what
 	 * the others' live threads leave, up to its allocation. A pool sized by hand keeps

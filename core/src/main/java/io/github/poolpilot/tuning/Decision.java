@@ -368,6 +368,17 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * The pool gives back the threads it borrowed beyond its guaranteed share of the
+		 * budget: more threads did not raise its throughput, so it may not borrow
+		 * ({@link Decision#mayBorrow()}), whatever the other pools need.
+		 *
+		 * @param wanted what the pool's controller decided
+		 * @param share the pool's guaranteed share, which it keeps
+		 */
+		record LoanReturned(Decision wanted, int share) implements Cause {
+		}
+
+		/**
 		 * Threads the budget kept from the pool are free now: another pool gave them
 		 * back, or they ended.
 		 *

@@ -11,6 +11,7 @@ import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+import io.github.poolpilot.tuning.Decision.Cause.LoanReturned;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
@@ -166,6 +167,10 @@ public final class DecisionFormat {
 		}
 		if (cause instanceof BudgetReclaimed reclaimed) {
 			return "other pools need the budget's threads (" + format(reclaimed.wanted()) + ")";
+		}
+		if (cause instanceof LoanReturned returned) {
+			return "gives back what it borrowed beyond its share of " + returned.share() + " threads ("
+					+ format(returned.wanted()) + ")";
 		}
 		if (cause instanceof BudgetFreed freed) {
 			return "threads the budget kept are free now (" + format(freed.wanted()) + ")";

@@ -15,7 +15,6 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.Settling;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
-import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
 import io.github.poolpilot.tuning.Decision.Cause.Repaid;
 
 /**
@@ -90,6 +89,7 @@ final class TuningPlanner {
 				pools.stream()
 					.map((pool) -> holding(pool.name(), pool.size(), pool.liveThreads(), pool.mode()))
 					.toList());
+		Map<String, Integer> shares = budget.guaranteed(demands);
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolState pool : pools) {
 			Decision decision = decisions.get(pool.name());
@@ -99,7 +99,8 @@ final class TuningPlanner {
 			}
 			if (decision != null) {
 				this.controllers.get(pool.name()).applied(threads.get(pool.name()));
-				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name())));
+				plan.put(pool.name(), BudgetShares.withinBudget(decision, pool.size(), threads.get(pool.name()),
+						shares.get(pool.name())));
 			}
 		}
 		return plan;
@@ -158,6 +159,7 @@ final class TuningPlanner {
 				pools.stream()
 					.map((pool) -> holding(pool.name(), pool.size(), pool.liveThreads(), pool.mode()))
 					.toList());
+		Map<String, Integer> shares = budget.guaranteed(demands);
 		Map<String, Decision> plan = new LinkedHashMap<>();
 		for (PoolPulse pool : pools) {
 			Decision want = wants.get(pool.name());
@@ -174,11 +176,10 @@ final class TuningPlanner {
 			boolean limited = given < want.threads();
 			Decision decision;
 			if (given < size) {
-				decision = new Decision(Action.SHRINK, size, given, new BudgetReclaimed(want), null, null,
-						want.needed(), want.mayBorrow(), true);
+				decision = BudgetShares.cut(want, size, given, shares.get(pool.name()));
 			}
 			else if (surges.containsKey(pool.name())) {
-				decision = BudgetShares.withinBudget(want, size, given);
+				decision = BudgetShares.withinBudget(want, size, given, shares.get(pool.name()));
 			}
 			else {
 				decision = new Decision(Action.GROW, size, given, new BudgetFreed(want), null, limited ? given : null,

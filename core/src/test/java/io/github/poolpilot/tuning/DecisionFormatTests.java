@@ -11,6 +11,7 @@ import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+import io.github.poolpilot.tuning.Decision.Cause.LoanReturned;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
@@ -121,6 +122,9 @@ class DecisionFormatTests {
 		Decision wanted = decision(Action.HOLD, 20, 20, new Busy(3, 4), null);
 		assertThat(format(Action.SHRINK, 20, 6, new BudgetReclaimed(wanted), null))
 			.isEqualTo("shrink 20→6: other pools need the budget's threads (hold: busy 3.0 of 20, needs 4)");
+		Decision blocked = Decision.hold(252, new GrowthBlocked(Duration.ofSeconds(11)), null, false);
+		assertThat(format(Action.SHRINK, 252, 40, new LoanReturned(blocked, 40), null)).isEqualTo(
+				"shrink 252→40: gives back what it borrowed beyond its share of 40 threads (hold: growth blocked for 11 s (more threads did not help))");
 		assertThat(format(Action.SHRINK, 300, 10, new BudgetExceeded(30), null))
 			.isEqualTo("shrink 300→10: the pools' maximum sizes exceeded the budget of 30 threads");
 		Decision surge = decision(Action.GROW, 1, 12, new Surge(300, 0, 30, 11), null);

@@ -23,6 +23,7 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.AtMaxThreads;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetFreed;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetReclaimed;
+import io.github.poolpilot.tuning.Decision.Cause.LoanReturned;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.PoolState;
@@ -184,6 +185,30 @@ class TunerTests {
 		assertThat(tuner.state("first").getLastDecision().action()).isEqualTo(Action.SHRINK);
 		assertThat(tuner.state("first").getLastDecision().to()).isEqualTo(1);
 		assertThat(tuner.failedTicks()).isEqualTo(2);
+	}
+
+	@Test
+	void aPoolThatMayNotBorrowGivesBackItsLoanThoughNoOtherPoolNeedsIt() {
+		Tuner tuner = new Tuner(this.registry, new FakeClock(), () -> 0.95, (pool, decision) -> {
+		});
+		PoolBounds bounds = new PoolBounds(1, 40);
+		// Weights 3 and 1: shares of 30 and 10. The lender borrowed 38 while the owner
+		// idles at its min-threads of 2; saturated with the CPU at 95 %, it may not
+		// borrow (more threads would not help), and nothing else asks for the threads.
+		Map<String, Decision> plan = tuner.plan(List.of(
+				new PoolState("lender", bounds, 3, TuningMode.AUTO, 38, 38,
+						PoolControllerTests.window(1800, 1900, 20, 38, 500, null)),
+				new PoolState("owner", new PoolBounds(2, 40), 1, TuningMode.AUTO, 2, 2,
+						PoolControllerTests.window(0, 0, 0, 2, 0, null))),
+				budget(40), 0.95);
+		Decision lender = plan.get("lender");
+		assertThat(lender.action()).isEqualTo(Action.SHRINK);
+		assertThat(lender.threads()).isEqualTo(30);
+		assertThat(lender.cause()).isInstanceOfSatisfying(LoanReturned.class, (returned) -> {
+			assertThat(returned.share()).isEqualTo(30);
+			assertThat(returned.wanted().mayBorrow()).isFalse();
+		});
+		assertThat(plan.get("owner").threads()).isEqualTo(2);
 	}
 
 	@Test
