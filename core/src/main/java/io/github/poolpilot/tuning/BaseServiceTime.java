@@ -35,6 +35,11 @@ final class BaseServiceTime {
 	 */
 	static final double LIKE = 0.25;
 
+	/**
+	 * The windows of like work a base needs to be more than one window's measure.
+	 */
+	static final int MEASURED_WINDOWS = 2;
+
 	private final double[] serviceMs = new double[PoolController.BASE_WINDOWS];
 
 	private final long[] completions = new long[PoolController.BASE_WINDOWS];
@@ -111,6 +116,22 @@ final class BaseServiceTime {
 		}
 		Least least = this.least;
 		return (least != null && !(recent <= least.serviceMs)) ? least.serviceMs : recent;
+	}
+
+	/**
+	 * Return how many of the windows kept measured work like the last window's, the
+	 * estimates between windows left out. A base from fewer than
+	 * {@value #MEASURED_WINDOWS} is one window's: at a load's start, its first calls.
+	 * @return the windows of like work
+	 */
+	int likeWindows() {
+		int windows = 0;
+		for (int i = 0; i < Math.min(this.count, this.serviceMs.length); i++) {
+			if (this.completions[i] != Long.MAX_VALUE && like(this.completions[i])) {
+				windows++;
+			}
+		}
+		return windows;
 	}
 
 	/**

@@ -380,14 +380,16 @@ public final class PoolController {
 		if (surge == null) {
 			return null;
 		}
-		if (Double.isNaN(this.serviceTimes.min())) {
-			// Sized on an estimate, which probes down check. The estimate is the base
-			// until a window measures one: the first windows after a surge measure the
-			// waiting the surge's threads cause too.
+		boolean unmeasured = Double.isNaN(this.serviceTimes.min());
+		if (unmeasured || this.serviceTimes.likeWindows() < BaseServiceTime.MEASURED_WINDOWS) {
+			// Sized on an estimate, or on one window's calls (a load's first, cold ones),
+			// which probes down check.
 			this.saturated.surgedUnmeasured();
-			if (!Double.isNaN(this.surges.estimatedServiceMs())) {
-				this.serviceTimes.estimate(this.surges.estimatedServiceMs());
-			}
+		}
+		if (unmeasured && !Double.isNaN(this.surges.estimatedServiceMs())) {
+			// The estimate is the base until a window measures one: the first windows
+			// after a surge measure the waiting the surge's threads cause too.
+			this.serviceTimes.estimate(this.surges.estimatedServiceMs());
 		}
 		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
 				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));

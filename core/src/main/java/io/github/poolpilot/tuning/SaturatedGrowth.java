@@ -29,9 +29,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * compared with probes down only when its threads were seen to wait elsewhere (a step
  * whose service time rose with it, a cut that relieved, a probe that held) or it is
  * crowded, with over {@value #CROWDED} times the threads its model needs for all it was
- * offered and the CPU at most half busy, or a surge sized it before any window had
- * measured a service time and no probe has found a knee since: fewer threads would refuse
- * more otherwise, as in the next burst.
+ * offered and the CPU at most half busy, or a surge sized it before more than one window
+ * had measured a service time and no probe has found a knee since: fewer threads would
+ * refuse more otherwise, as in the next burst.
  *
  * @author poolpilot authors
  */
@@ -71,8 +71,8 @@ final class SaturatedGrowth {
 	private int windowsWithoutRefusals = WindowNoise.LEVEL_WINDOWS;
 
 	/**
-	 * Whether a surge sized the pool before any window had measured a service time, and
-	 * no probe has found a knee since.
+	 * Whether a surge sized the pool before more than one window had measured a service
+	 * time, and no probe has found a knee since.
 	 */
 	private boolean surgedUnmeasured;
 
@@ -96,9 +96,10 @@ final class SaturatedGrowth {
 	}
 
 	/**
-	 * A surge sized the pool before any window had measured a service time: on a service
-	 * time its pulses estimated, which counts the wait at a downstream's limit, or a cold
-	 * start's slow calls. Its size is checked by probes down, even while it refuses.
+	 * A surge sized the pool before more than one window had measured a service time: on
+	 * a service time its pulses estimated, which counts the wait at a downstream's limit,
+	 * or on one window's, which may hold only a cold start's slow calls. Its size is
+	 * checked by probes down, even while it refuses.
 	 */
 	void surgedUnmeasured() {
 		this.surgedUnmeasured = true;

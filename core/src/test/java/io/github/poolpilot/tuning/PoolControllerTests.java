@@ -447,6 +447,40 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aSurgeOnTheBaseOfOneWindowProbesDownWhileItRefusesAtItsMaxThreads() {
+		// One window measured the base (a load's first, cold calls, say): the surge made
+		// on it is checked by probes down even while the pool refuses.
+		Decision once = afterSurgeRefusingAtMax(1);
+		assertThat(once.action()).as("%s", once).isEqualTo(Action.SHRINK);
+		assertThat(once.cause()).isInstanceOf(ProbingDown.class);
+		// Two windows measured it: a pool that refuses does not probe down.
+		Decision twice = afterSurgeRefusingAtMax(2);
+		assertThat(twice.action()).as("%s", twice).isEqualTo(Action.HOLD);
+	}
+
+	/**
+	 * A fresh controller's decision after {@code measured} windows at 3 threads, a surge
+	 * to its max-threads of 20, and up to four windows there refusing a third of the
+	 * offered tasks at the base service time, until one does not hold.
+	 */
+	private Decision afterSurgeRefusingAtMax(int measured) {
+		PoolController controller = new PoolController(this.clock);
+		PoolBounds bounds = new PoolBounds(1, 20);
+		for (int i = 0; i < measured; i++) {
+			controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, bounds, 0.2);
+		}
+		controller.pulse(pulse(0, 3, 3, 0, 1000, 990));
+		assertThat(controller.pulse(pulse(100, 3, 3, 45, 1060, 1005)).threads()).isEqualTo(20);
+		controller.applied(20);
+		Decision decision = null;
+		for (int i = 1; i <= 4 && (decision == null || decision.action() == Action.HOLD); i++) {
+			decision = controller.decide(withRefusals(window(1500, 1000, 20, 20, 100, null), 500L * i), 20, bounds,
+					0.2);
+		}
+		return decision;
+	}
+
+	@Test
 	void noSurgeWithoutAStepInTheLoad() {
 		this.controller.decide(window(600, 400, 20, 0, 8, 600, null, null), 8, BOUNDS, 0.2);
 		this.controller.pulse(pulse(0, 8, 8, 600, 10000, 9000));
