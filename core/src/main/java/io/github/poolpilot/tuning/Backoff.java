@@ -37,8 +37,7 @@ final class Backoff {
 	 * @return how long
 	 */
 	Duration take() {
-		Duration rest = this.next;
-		this.until = this.clock.nanoTime() + rest.toNanos();
+		Duration rest = brief(this.next);
 		Duration doubled = rest.multipliedBy(2);
 		this.next = (doubled.compareTo(LONGEST) > 0) ? LONGEST : doubled;
 		return rest;
