@@ -73,6 +73,13 @@ final class Backoff {
 	}
 
 	/**
+	 * End the rest now; the next one is as long as it would have been.
+	 */
+	void end() {
+		this.until = this.clock.nanoTime();
+	}
+
+	/**
 	 * The next rest is the first again: what it followed went well.
 	 */
 	void reset() {

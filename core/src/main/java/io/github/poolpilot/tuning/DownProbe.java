@@ -26,7 +26,15 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * probe whose possible loss is within the noise of the tasks that ended is judged over
  * more windows, and one still unclear after them is undone without a knee: one noisy
  * window neither teaches a knee nor takes threads. The next probe then waits a few
- * seconds ({@link #UNCLEAR_REST}), not the doubling rest after a fall.
+ * seconds ({@link #UNCLEAR_REST}), not the doubling rest after a fall. A fall within one
+ * standard error of the windows' noise is judged over more windows too, as is a loss that
+ * would be.
+ * <p>
+ * The throughput a probe that follows one that held must keep is the mean of the chain's
+ * last {@value WindowNoise#LEVEL_WINDOWS} windows, and never less than the level where
+ * the chain began: losses within the tolerance, one probe after another, do not add up,
+ * and one window that served more than a downstream allows (the most of a chain of noisy
+ * windows) does not make the next probe's noise a fall.
  *
  * @author poolpilot authors
  */
@@ -57,9 +65,15 @@ final class DownProbe {
 	private boolean held;
 
 	/**
-	 * The throughput the current chain of probes must hold.
+	 * The throughput of the current chain's last windows that held, its first level's
+	 * windows included.
 	 */
-	private double chainLevel = Double.NaN;
+	private final RecentValues chain = new RecentValues(WindowNoise.LEVEL_WINDOWS);
+
+	/**
+	 * The level where the current chain of probes began.
+	 */
+	private double chainStart = Double.NaN;
 
 	DownProbe(NanoClock clock) {
 		this(clock, new WindowNoise());
@@ -95,16 +109,24 @@ final class DownProbe {
 		}
 		probe.measure(window.throughput(), window.completions);
 		double change = probe.gain();
+		double error = probe.relativeError(this.throughputs.relativeVariance());
 		// Below the knee throughput falls with the threads, by the share the probe took.
 		double loss = 1 - (double) probe.to / probe.from;
-		boolean clear = loss >= WindowNoise.SIGNIFICANT * probe.relativeError(this.throughputs.relativeVariance());
+		boolean clear = loss >= WindowNoise.SIGNIFICANT * error;
 		boolean fell = window.queueing && change < -TOLERANCE;
-		if (!clear && window.queueing && probe.windows < PoolController.JUDGING_WINDOWS) {
+		// A fall within one standard error is as likely one slow window as the knee.
+		boolean doubtful = fell && change > -error;
+		if ((!clear || doubtful) && window.queueing && probe.windows < PoolController.JUDGING_WINDOWS) {
 			this.pending = probe;
 			return new Outcome(probe.from, probe.to, probe.throughputBefore, change, false, false, Verdict.AGAIN);
 		}
 		Verdict verdict = (!clear && !fell && window.queueing) ? Verdict.UNCLEAR : Verdict.JUDGED;
 		this.held = !fell && verdict == Verdict.JUDGED;
+		if (this.held) {
+			for (int i = 0; i < probe.windows; i++) {
+				this.chain.add(probe.throughput());
+			}
+		}
 		return new Outcome(probe.from, probe.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
 	}
 
@@ -150,15 +172,22 @@ final class DownProbe {
 		}
 		WindowNoise.Level level = this.throughputs.level(size);
 		double throughput = (level.windows() > 0) ? level.mean() : window.throughput();
-		// A probe that follows one that held must hold the most the chain had: losses
-		// within the tolerance, one probe after another, would add up.
-		if (this.held && this.chainLevel > throughput) {
-			throughput = this.chainLevel;
+		int windows = Math.max(1, level.windows());
+		if (this.held) {
+			// What the chain served lately, and never less than where it began.
+			throughput = Math.max(this.chainStart, this.chain.mean());
+			windows = this.chain.size();
 		}
-		this.chainLevel = throughput;
+		else {
+			this.chainStart = throughput;
+			this.chain.clear();
+			for (int i = 0; i < windows; i++) {
+				this.chain.add(throughput);
+			}
+		}
 		Step probe = new Step(Step.Kind.PROBE, size, target, throughput, window.completions, window.serviceMs(),
 				window.law.meanQueueWaitMs())
-			.levelBefore(throughput, Math.max(1, level.windows()));
+			.levelBefore(throughput, windows);
 		this.pending = probe;
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
@@ -184,11 +213,19 @@ final class DownProbe {
 		// too low.
 		double proportional = (outcome.change > -1) ? outcome.to / (1 + outcome.change) : outcome.from;
 		double kneeThreads = Math.max(outcome.throughputBefore * baseServiceMs / 1000, proportional);
-		knee.learn(kneeThreads);
+		knee.learn(kneeThreads, outcome.throughputBefore);
 		int target = window.bounds.clamp(Math.min(outcome.from,
 				Math.max(window.size + 1, (int) Math.ceil(kneeThreads * (1 + PoolController.KNEE_MARGIN)))));
 		return Decision.change(Action.REVERT, window.size, target,
 				new ProbeFell(outcome.change, kneeThreads, this.rest.take()), null, true);
+	}
+
+	/**
+	 * The knee the last probe that fell taught was disproved ({@link Knee#disproved}):
+	 * the next probe need not rest.
+	 */
+	void kneeDisproved() {
+		this.rest.end();
 	}
 
 	/**

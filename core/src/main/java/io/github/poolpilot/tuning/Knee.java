@@ -22,14 +22,25 @@ final class Knee {
 
 	private double threads;
 
+	/**
+	 * The throughput the knee was seen at.
+	 */
+	private double throughput = Double.NaN;
+
 	private long knownUntil;
 
 	Knee(NanoClock clock) {
 		this.clock = clock;
 	}
 
-	void learn(double threads) {
+	/**
+	 * Learn the knee.
+	 * @param threads where more threads stopped paying
+	 * @param throughput the throughput seen there
+	 */
+	void learn(double threads, double throughput) {
 		this.threads = threads;
+		this.throughput = throughput;
 		this.knownUntil = this.clock.nanoTime() + Backoff.LONGEST.toNanos();
 	}
 
@@ -38,9 +49,15 @@ final class Knee {
 	 * pay says: one from above a known knee measured only that the knee is below where it
 	 * began, so a known knee lower still stays, and is known for longer.
 	 * @param threads the most threads the knee lies at
+	 * @param throughput the throughput seen there
 	 */
-	void atMost(double threads) {
-		learn(known() ? Math.min(this.threads, threads) : threads);
+	void atMost(double threads, double throughput) {
+		if (!known() || threads < this.threads) {
+			learn(threads, throughput);
+		}
+		else {
+			learn(this.threads, this.throughput);
+		}
 	}
 
 	void forget() {
@@ -89,6 +106,24 @@ final class Knee {
 		if (known() && window.queueing && useful > OUTGROWN * this.threads) {
 			forget();
 		}
+	}
+
+	/**
+	 * Forget a knee that a pool well below it served as much as at the knee: below a knee
+	 * throughput falls with the threads, so a window at a probe's cut or more below it
+	 * ({@value DownProbe#CUT}) that served within {@value DownProbe#TOLERANCE} of the
+	 * knee's throughput says that the knee was taught by noise (a probe judged against a
+	 * window above what a downstream serves), and that probes may go on below it.
+	 * @param window the window that just closed
+	 * @return whether the knee was forgotten
+	 */
+	boolean disproved(ClosedWindow window) {
+		boolean below = window.size <= (1 - DownProbe.CUT) * threads();
+		if (known() && below && window.queueing && window.throughput() >= (1 - DownProbe.TOLERANCE) * this.throughput) {
+			forget();
+			return true;
+		}
+		return false;
 	}
 
 	/**

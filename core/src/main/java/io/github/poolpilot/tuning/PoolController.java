@@ -224,6 +224,9 @@ public final class PoolController {
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
 		this.knee.outgrown(window);
+		if (this.knee.disproved(window)) {
+			this.probes.kneeDisproved();
+		}
 		this.surplus.needed(window.need);
 		this.steps.refused(window, this.changes);
 		this.saturated.windowClosed(window);

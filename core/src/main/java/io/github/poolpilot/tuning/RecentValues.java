@@ -34,6 +34,17 @@ final class RecentValues {
 		return (this.count == 0) ? Double.NaN : Arrays.stream(this.values, 0, filled()).average().getAsDouble();
 	}
 
+	/**
+	 * Return how many values are kept, at most the capacity.
+	 */
+	int size() {
+		return filled();
+	}
+
+	void clear() {
+		this.count = 0;
+	}
+
 	private int filled() {
 		return Math.min(this.count, this.values.length);
 	}

@@ -119,8 +119,14 @@ final class Step {
 	 * The relative change of throughput, the step's windows against the one before.
 	 */
 	double gain() {
-		return (this.throughputBefore > 0)
-				? (this.throughputSum / this.windows - this.throughputBefore) / this.throughputBefore : 0;
+		return (this.throughputBefore > 0) ? (throughput() - this.throughputBefore) / this.throughputBefore : 0;
+	}
+
+	/**
+	 * The mean throughput of the step's windows.
+	 */
+	double throughput() {
+		return this.throughputSum / this.windows;
 	}
 
 	/**

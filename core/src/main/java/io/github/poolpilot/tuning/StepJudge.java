@@ -180,7 +180,7 @@ final class StepJudge {
 			// error of the windows' noise: the new throughput needs only about
 			// from · X₁/X₀ of them. A throughput that fell by more than its noise
 			// measured a lull, not the threads: no knee below where the step began.
-			this.knee.atMost(step.from * (1 + gain));
+			this.knee.atMost(step.from * (1 + gain), window.throughput());
 		}
 		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()
 				&& (gain - error) / added >= PoolController.KNEE_EFFICIENCY) {

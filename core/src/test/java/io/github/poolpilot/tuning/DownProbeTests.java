@@ -99,7 +99,7 @@ class DownProbeTests {
 	void aKneeIsNearUpToAQuarterAboveItAndForgottenAfterTheLongestRest() {
 		assertThat(this.knee.known()).isFalse();
 		assertThat(this.knee.cap()).isEqualTo(Integer.MAX_VALUE);
-		this.knee.learn(8);
+		this.knee.learn(8, 100);
 		assertThat(this.knee.near(10)).isTrue();
 		assertThat(this.knee.near(11)).isFalse();
 		assertThat(this.knee.cap()).isEqualTo(12);
@@ -126,7 +126,7 @@ class DownProbeTests {
 	}
 
 	@Test
-	void aProbeThatFollowsOneThatHeldMustHoldTheMostThroughputOfTheChain() {
+	void aProbeThatFollowsOneThatHeldMustHoldWhereTheChainBegan() {
 		WindowNoise throughputs = new WindowNoise();
 		DownProbe probe = new DownProbe(this.clock, throughputs);
 		throughputs.add(20, 1000);
@@ -138,6 +138,57 @@ class DownProbeTests {
 			.isEqualTo(new ProbingDown(1000, 100));
 		throughputs.add(11, 920);
 		assertThat(probe.judge(window(1400, 920, 11, 9.0, 0.5)).fell()).isTrue();
+	}
+
+	@Test
+	void aProbeThatFollowsOneThatHeldMustHoldTheMeanOfTheChainsWindowsNotItsBest() {
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		throughputs.add(20, 1000);
+		probe.start(window(1400, 1000, 20, 9.0, 0.5), null, this.knee);
+		// A window 10 % above: what a downstream serves, and a little more by chance.
+		throughputs.add(15, 1100);
+		assertThat(probe.judge(window(1400, 1100, 15, 9.0, 0.5)).fell()).isFalse();
+		assertThat(probe.start(window(1400, 1100, 15, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(1050, 100));
+		// 1000 again is 4.8 % below the chain's mean, where it was 9 % below its best.
+		throughputs.add(11, 1000);
+		Outcome held = probe.judge(window(1400, 1000, 11, 9.0, 0.5));
+		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
+		assertThat(held.fell()).isFalse();
+		// The chain's windows: the first level's 1000, then 1100 and 1000.
+		assertThat(probe.start(window(1400, 1000, 11, 9.0, 0.5), null, this.knee).cause())
+			.isEqualTo(new ProbingDown(3100.0 / 3, 100));
+	}
+
+	@Test
+	void aFallWithinOneStandardErrorIsJudgedOverMoreWindows() {
+		// 400 tasks a window, before and after: a standard error of 7.1 %, so a 25 %
+		// loss stands out of it, but a 6 % fall does not.
+		DownProbe probe = probeFrom20(400);
+		assertThat(probe.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
+		// A second window as before: 3 % less over both, held.
+		Outcome held = probe.judge(window(400, 400, 15, 9.0, 0.5));
+		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
+		assertThat(held.fell()).isFalse();
+		// Three windows 6 % below: 5.8 % of error, a fall.
+		DownProbe falling = probeFrom20(400);
+		assertThat(falling.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
+		assertThat(falling.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
+		Outcome fell = falling.judge(window(400, 376, 15, 9.0, 0.5));
+		assertThat(fell.verdict()).isEqualTo(Verdict.JUDGED);
+		assertThat(fell.fell()).isTrue();
+	}
+
+	@Test
+	void aKneeDisprovedEndsTheRestAfterTheProbeThatTaughtIt() {
+		DownProbe probe = probeFrom20(1000);
+		Outcome fell = probe.judge(window(1000, 600, 15, 9.0, 0.5));
+		assertThat(fell.fell()).isTrue();
+		probe.fell(window(1000, 600, 15, 9.0, 0.5), fell, 100, this.knee);
+		assertThat(probe.start(window(1000, 1000, 9, 9.0, 0.5), null, new Knee(this.clock))).isNull();
+		probe.kneeDisproved();
+		assertThat(probe.start(window(1000, 1000, 9, 9.0, 0.5), null, new Knee(this.clock)).to()).isEqualTo(6);
 	}
 
 	@Test

@@ -26,29 +26,29 @@ class KneeTests {
 
 	@Test
 	void aStepMayReachHalfBeyondTheKnee() {
-		this.knee.learn(8);
+		this.knee.learn(8, 100);
 		assertThat(this.knee.cap()).isEqualTo(12);
-		this.knee.learn(11);
+		this.knee.learn(11, 100);
 		assertThat(this.knee.cap()).isEqualTo(16);
 	}
 
 	@Test
 	void aStepFromAboveAKnownKneeDoesNotRaiseIt() {
-		this.knee.learn(32.7);
+		this.knee.learn(32.7, 100);
 		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
 		// From 45 to 48 threads, 10 % less: the knee is below 40.6, as was known.
-		this.knee.atMost(40.6);
+		this.knee.atMost(40.6, 100);
 		assertThat(this.knee.threads()).isEqualTo(32.7);
 		// Known for longer: the step confirmed it.
 		this.clock.advanceMillis(1);
 		assertThat(this.knee.known()).isTrue();
-		this.knee.atMost(24);
+		this.knee.atMost(24, 100);
 		assertThat(this.knee.threads()).isEqualTo(24);
 	}
 
 	@Test
 	void withoutAKneeAStepTeachesOne() {
-		this.knee.atMost(24);
+		this.knee.atMost(24, 100);
 		assertThat(this.knee.threads()).isEqualTo(24);
 	}
 
@@ -56,15 +56,15 @@ class KneeTests {
 	void aKneeBelowTwoThreadsStillLetsThePoolTryOneThreadBeyondIt() {
 		// A step from 1 to 2 threads that gained 85 %: half beyond 1.85 is 2.77, which
 		// would hold the pool at the 2 it has.
-		this.knee.learn(1.85);
+		this.knee.learn(1.85, 100);
 		assertThat(this.knee.cap()).isEqualTo(3);
-		this.knee.learn(1);
+		this.knee.learn(1, 100);
 		assertThat(this.knee.cap()).isEqualTo(2);
 	}
 
 	@Test
 	void aKneeIsForgottenAfterTheLongestRest() {
-		this.knee.learn(8);
+		this.knee.learn(8, 100);
 		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
 		assertThat(this.knee.known()).isTrue();
 		this.clock.advanceMillis(1);
@@ -76,7 +76,7 @@ class KneeTests {
 	void aKneeIsForgottenWhenTheThroughputKeepsAFifthMoreThreadsBusy() {
 		// A step from 27 to 41 threads of 900 ms tasks that all finished in the window
 		// after: it measured 18 a second and taught a knee of 18.
-		this.knee.learn(18);
+		this.knee.learn(18, 100);
 		this.knee.outgrown(window(41, 20, 5));
 		assertThat(this.knee.threads()).isEqualTo(18);
 		this.knee.outgrown(window(41, 41, 0));
@@ -88,7 +88,7 @@ class KneeTests {
 
 	@Test
 	void aPoolHeldAtTheCapOutgrowsAKneeItsThroughputPassedByAFifth() {
-		this.knee.learn(18);
+		this.knee.learn(18, 100);
 		assertThat(this.knee.cap()).isEqualTo(27);
 		// 23 a second at 900 ms keep 20.7 threads busy: within a fifth of 18.
 		this.knee.outgrown(window(27, 23, 5));
@@ -96,6 +96,33 @@ class KneeTests {
 		// 25 a second keep 22.5 busy: beyond it, on 27 threads, which the cap allows.
 		this.knee.outgrown(window(27, 25, 5));
 		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aKneeIsForgottenWhenAPoolAProbesCutBelowItServesItsThroughput() {
+		// A probe that fell by noise against a window above what a downstream serves
+		// taught 125 threads at 160 a second; the budget then took the pool to 50.
+		this.knee.learn(125, 160);
+		// 94 threads, within a probe's cut of the knee, serving as much: no proof.
+		assertThat(this.knee.disproved(window(94, 160, 5))).isFalse();
+		assertThat(this.knee.threads()).isEqualTo(125);
+		// 50 threads serving 150 a second, a fall beyond the tolerance: below the knee.
+		assertThat(this.knee.disproved(window(50, 150, 5))).isFalse();
+		// Nor without a queue: the pool served all it was offered.
+		assertThat(this.knee.disproved(window(50, 160, 0))).isFalse();
+		assertThat(this.knee.known()).isTrue();
+		// 50 threads serving 152 a second, within 5 % of the knee's: it is not there.
+		assertThat(this.knee.disproved(window(50, 152, 5))).isTrue();
+		assertThat(this.knee.known()).isFalse();
+		assertThat(this.knee.disproved(window(50, 160, 5))).isFalse();
+	}
+
+	@Test
+	void aStepFromAboveAKnownKneeKeepsTheThroughputItWasSeenAt() {
+		this.knee.learn(20, 100);
+		this.knee.atMost(30, 200);
+		// 14 threads serving 96: within 5 % of the 100 seen at the knee, not of 200.
+		assertThat(this.knee.disproved(window(14, 96, 5))).isTrue();
 	}
 
 	/**

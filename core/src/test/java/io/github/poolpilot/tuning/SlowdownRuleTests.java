@@ -66,7 +66,7 @@ class SlowdownRuleTests {
 	void aPoolThatRefusesWorkIsCutOnlyDownToAKneeSeen() {
 		measured(6, 100);
 		assertThat(apply(20, 300, 10)).isNull();
-		this.knee.learn(16);
+		this.knee.learn(16, 100);
 		// A tenth beyond the knee: 18.
 		assertThat(apply(20, 300, 10).to()).isEqualTo(18);
 	}

@@ -120,7 +120,7 @@ class StepJudgeTests {
 
 	@Test
 	void aKneeIsKeptByAStepThatPaidUpToItAndForgottenByOneThatPaidBeyondIt() {
-		this.knee.learn(15);
+		this.knee.learn(15, 1500);
 		this.judge.take(new Step(Kind.SATURATED, 10, 15, 1000, 1000, 2, 0));
 		assertThat(this.judge.judge(window(2000, 1500, 2, 0, 15, 5)).undone()).isNull();
 		assertThat(this.knee.threads()).isEqualTo(15.0);
@@ -133,7 +133,7 @@ class StepJudgeTests {
 	void aStepBeyondTheKneeThatPaidOnlyWithinTheNoiseKeepsIt() {
 		// 100 tasks against 160: a standard error of 13 %, so +60 % for +60 % threads
 		// does not show a step that paid 0.9 of its share beyond the noise.
-		this.knee.learn(15);
+		this.knee.learn(15, 1500);
 		this.judge.take(new Step(Kind.SATURATED, 10, 16, 100, 100, 20, 0));
 		assertThat(this.judge.judge(window(200, 160, 20, 0, 16, 5)).undone()).isNull();
 		assertThat(this.knee.threads()).isEqualTo(15.0);
@@ -155,7 +155,7 @@ class StepJudgeTests {
 
 	@Test
 	void aStepFromAboveAKnownKneeThatDidNotPayKeepsTheLowerKnee() {
-		this.knee.learn(40);
+		this.knee.learn(40, 1000);
 		// The same step from 51, above a knee of 40: it says the knee is below 50,
 		// which was known.
 		this.judge.take(new Step(Kind.SATURATED, 51, 68, 66, 66, 300, 0));
@@ -248,7 +248,7 @@ class StepJudgeTests {
 		assertThat(this.judge.remaining()).isEqualTo(Duration.ofSeconds(30));
 		StepJudge wasted = new StepJudge(this.clock, this.knee);
 		wasted.restGrowth();
-		this.knee.learn(6);
+		this.knee.learn(6, 1000);
 		wasted.refused(refusing(100, 50, 20, 6, 5, 50), changes);
 		assertThat(wasted.remaining()).isEqualTo(Duration.ofSeconds(30));
 		wasted.refused(refusing(100, 50, 20, 5, 5, 50), changes);

@@ -1,0 +1,105 @@
+package io.github.poolpilot.tuning;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.Seeds;
+import io.github.poolpilot.tuning.PoolSimulator.Run;
+import io.github.poolpilot.tuning.PoolSimulator.Sample;
+import io.github.poolpilot.tuning.PoolSimulator.Workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample's knee run as a family of draws: {@code talk} (5..300 threads, a queue of
+ * 100) at 50 threads, its share of a budget of 400 beside two pools offered a few tasks a
+ * second, idle for 2 s, then offered 240 calls a second, one and a half times what a
+ * downstream admitting 8 calls of 50 ms serves, the calls five times as slow while the
+ * path to the downstream warms up. Each draw takes from its seed the calls' noise and how
+ * long they stay slow. The goal of the knee run: from 30 s after the load began to the
+ * end, 8 to 12 threads, serving at least 0.95 of the 160 calls a second. The pool never
+ * sees its downstream uncongested, so its base service time is measured on threads that
+ * wait in the downstream's line, and the windows' noise is that of a throughput the
+ * downstream holds. On the tuner of {@code c1ce9f2} half the draws missed the goal (3, 9,
+ * 10, 12 to 16, 18, 20): a probe judged fallen on one window, against the best window of
+ * its chain, taught a knee far above 8, below which the pool, cut to its share, never
+ * probed.
+ *
+ * @author poolpilot authors
+ */
+class KneeRunFamilyTests {
+
+	private static final String RERUN = "./mvnw -B -ntp -pl core test-compile surefire:test@default-test "
+			+ "-Dtest=KneeRunFamilyTests -Dsurefire.failIfNoSpecifiedTests=false";
+
+	private static final int DRAWS = 20;
+
+	/**
+	 * The draws the tuner does not meet yet, each still checked: it must still miss the
+	 * goal, so that one the tuner comes to meet is taken off the list.
+	 */
+	private static final Set<Long> KNOWN_FAILURES = Set.of(4L, 10L, 13L, 15L);
+
+	private static final int LOAD_FROM = 2;
+
+	private static final int SETTLED_FROM = LOAD_FROM + 30;
+
+	private static final int SECONDS = 60;
+
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void talkSettlesAtTheKneeWithin30SecondsAndServesWhatTheDownstreamAllows(long seed) {
+		SplittableRandom draw = new SplittableRandom(seed);
+		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[draw.nextInt(4)];
+		double coldSeconds = draw.nextDouble(0, 5);
+		Workload light = new Workload(0.5, 20, 0.3, 0);
+		List<Sample> talk = PoolSimulator.builder()
+			.seed(seed)
+			.budget(400)
+			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
+			.pool("talk", new Workload(0, 50, sigma, 8), (second) -> (second < LOAD_FROM) ? 0 : 240,
+					new PoolBounds(5, 300), 50, 1, TuningMode.AUTO, 100)
+			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
+			.cold(LOAD_FROM + coldSeconds, 5)
+			.run(SECONDS)
+			.of("talk");
+		List<String> missed = missed(talk);
+		String draws = String.format("calls of sigma %.1f, slow for %.1f s, sizes %s", sigma, coldSeconds,
+				talk.stream().map(Sample::size).toList());
+		Seeds.check(seed, RERUN, () -> {
+			if (KNOWN_FAILURES.contains(seed)) {
+				assertThat(missed).as("%s: a known failure that now meets the goal: take it off the list", draws)
+					.isNotEmpty();
+			}
+			else {
+				assertThat(missed).as(draws).isEmpty();
+			}
+		});
+	}
+
+	private static List<String> missed(List<Sample> talk) {
+		List<String> missed = new ArrayList<>();
+		int fewest = Run.smallestSize(talk, SETTLED_FROM, SECONDS);
+		int most = Run.largestSize(talk, SETTLED_FROM, SECONDS);
+		double throughput = Run.throughput(talk, SETTLED_FROM, SECONDS);
+		if (fewest < 8 || most > 12) {
+			missed.add(String.format("%d to %d threads from %d s", fewest, most, SETTLED_FROM));
+		}
+		if (throughput < 0.95 * 160) {
+			missed.add(String.format("served %.1f/s from %d s", throughput, SETTLED_FROM));
+		}
+		return missed;
+	}
+
+	static LongStream seeds() {
+		return Seeds.first(DRAWS);
+	}
+
+}
