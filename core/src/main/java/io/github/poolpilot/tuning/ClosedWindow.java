@@ -16,6 +16,11 @@ final class ClosedWindow {
 
 	static final int LEAP_FACTOR = 4;
 
+	/**
+	 * The share of the cores a pool's tasks must keep busy for a busy CPU to limit it.
+	 */
+	static final double CPU_SHARE = 0.25;
+
 	final LittlesLaw law;
 
 	final long completions;
@@ -27,6 +32,11 @@ final class ClosedWindow {
 	final PoolBounds bounds;
 
 	final double cpuLoad;
+
+	/**
+	 * The processors the CPU load is a share of, 0 when unknown.
+	 */
+	final int cores;
 
 	final double baseServiceMs;
 
@@ -64,7 +74,13 @@ final class ClosedWindow {
 
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 			double previousThroughput, long refused) {
+		this(snapshot, size, bounds, cpuLoad, 0, baseServiceMs, previousThroughput, refused);
+	}
+
+	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, int cores, double baseServiceMs,
+			double previousThroughput, long refused) {
 		this.refused = refused;
+		this.cores = cores;
 		this.offered = snapshot.windowArrivals();
 		this.queueCapacity = snapshot.sizes().queueCapacity();
 		LittlesLaw law = snapshot.littlesLaw();
@@ -80,6 +96,22 @@ final class ClosedWindow {
 		this.previousThroughput = previousThroughput;
 		this.queueing = queueing(snapshot);
 		this.need = SizingModel.need(law, baseServiceMs);
+	}
+
+	/**
+	 * Return whether the CPU limits the pool: the process's CPU above
+	 * {@value PoolController#MAX_CPU} while the pool's own tasks keep at least
+	 * {@value #CPU_SHARE} of the cores busy (X·C, with C = S/(1 + W/C)), or while that is
+	 * unknown. A process kept busy by other threads (a web server's handling of every
+	 * request, the JIT compiler) does not limit a pool whose threads wait on a
+	 * downstream: more of them would not use the CPU, nor would fewer free it.
+	 */
+	boolean cpuBound() {
+		if (!(this.cpuLoad > PoolController.MAX_CPU)) {
+			return false;
+		}
+		Double waitCompute = this.law.waitComputeRatio();
+		return this.cores <= 0 || waitCompute == null || this.busy / (1 + waitCompute) >= CPU_SHARE * this.cores;
 	}
 
 	/**

@@ -162,7 +162,7 @@ final class DownProbe {
 		// W/C);
 		// with the CPU busy and that unknown, not at all.
 		Double waitCompute = law.waitComputeRatio();
-		if (waitCompute == null && window.cpuLoad > PoolController.MAX_CPU) {
+		if (waitCompute == null && window.cpuBound()) {
 			return null;
 		}
 		int cpuThreads = (waitCompute != null) ? (int) Math.ceil(window.busy / (1 + waitCompute)) : 1;

@@ -138,7 +138,13 @@ public final class PoolController {
 
 	private @Nullable Integer lastGoetz;
 
-	private double lastCpuLoad = -1;
+	/**
+	 * Whether the CPU limited the pool in the last window
+	 * ({@link ClosedWindow#cpuBound}).
+	 */
+	private boolean lastCpuBound;
+
+	private final int cores;
 
 	private @Nullable Decision standing;
 
@@ -172,10 +178,21 @@ public final class PoolController {
 	private boolean opening;
 
 	/**
-	 * Create a controller.
+	 * Create a controller that does not know how many processors the CPU load is a share
+	 * of: a busy CPU limits its pool whatever the pool's tasks use of it.
 	 * @param clock the clock that times growth blocks
 	 */
 	public PoolController(NanoClock clock) {
+		this(clock, 0);
+	}
+
+	/**
+	 * Create a controller.
+	 * @param clock the clock that times growth blocks
+	 * @param cores the processors the CPU load is a share of, 0 when unknown
+	 */
+	public PoolController(NanoClock clock, int cores) {
+		this.cores = cores;
 		this.probes = new DownProbe(clock, this.throughputNoise);
 		this.knee = new Knee(clock);
 		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise);
@@ -201,7 +218,6 @@ public final class PoolController {
 		this.lastCompletions = snapshot.windowCompletions();
 		this.lastArrivalRate = law.arrivalRate();
 		this.lastGoetz = law.recommendedThreads();
-		this.lastCpuLoad = cpuLoad;
 		int held = (this.windowSize == size) ? size : -1;
 		long completions = snapshot.windowCompletions();
 		this.throughputNoise.add(held, law.throughput());
@@ -221,8 +237,9 @@ public final class PoolController {
 		}
 		this.closedSize = size;
 		this.surges.windowClosed();
-		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.serviceTimes.min(),
+		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
+		this.lastCpuBound = window.cpuBound();
 		this.knee.outgrown(window);
 		if (this.knee.disproved(window)) {
 			this.probes.kneeDisproved();
@@ -348,8 +365,7 @@ public final class PoolController {
 	private @Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept) {
 		int size = window.size;
 		boolean waiting = window.law.meanQueueWaitMs() > WAITING * window.baseServiceMs;
-		if (window.need <= size || !waiting || window.cpuLoad > MAX_CPU || this.steps.resting()
-				|| this.changes.spent()) {
+		if (window.need <= size || !waiting || window.cpuBound() || this.steps.resting() || this.changes.spent()) {
 			return null;
 		}
 		int target = window.bounds.clamp(Math.min(window.need, this.knee.cap()));
@@ -374,11 +390,12 @@ public final class PoolController {
 		if (this.lastGoetz != null) {
 			largest = Math.min(largest, Math.max(1, this.lastGoetz));
 		}
-		// The last window's CPU reading: reading it every pulse would shorten the
-		// window's. No surge while a cut or a probe down is judged: the pool's threads
+		// The last window's CPU reading (whether the CPU limited the pool): reading it
+		// every pulse would shorten the window's. No surge while a cut or a probe down is
+		// judged: the pool's threads
 		// were just seen to wait for one another, and a burst of arrivals is not served
 		// faster by more threads that wait for the same thing.
-		boolean mayGrow = !(this.lastCpuLoad > MAX_CPU) && !this.slowdown.judging() && !this.probes.judging();
+		boolean mayGrow = !this.lastCpuBound && !this.slowdown.judging() && !this.probes.judging();
 		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest, mayGrow);
 		if (surge == null) {
 			return null;

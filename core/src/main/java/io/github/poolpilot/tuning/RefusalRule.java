@@ -116,7 +116,7 @@ final class RefusalRule {
 		if (window.refused == 0) {
 			return null;
 		}
-		if (window.cpuLoad > PoolController.MAX_CPU || steps.wastedRest()) {
+		if (window.cpuBound() || steps.wastedRest()) {
 			return buffer(window, kept, steps, changes);
 		}
 		int wanted = size;
@@ -184,7 +184,7 @@ final class RefusalRule {
 	 * until a lull.
 	 */
 	private @Nullable Overflow overflow(ClosedWindow window) {
-		if (window.cpuLoad > PoolController.MAX_CPU) {
+		if (window.cpuBound()) {
 			return Overflow.CORES;
 		}
 		return (this.offered.mean() <= this.served.max()) ? Overflow.BURSTS : null;

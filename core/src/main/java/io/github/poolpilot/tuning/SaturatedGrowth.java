@@ -192,7 +192,7 @@ final class SaturatedGrowth {
 		if (slowdown != null) {
 			return slowdown;
 		}
-		if (window.cpuLoad > PoolController.MAX_CPU) {
+		if (window.cpuBound()) {
 			return Decision.hold(size, new CpuBound(window.cpuLoad), kept, false);
 		}
 		// Refusals cut short a rest taken for anything but threads that only waited.

@@ -142,7 +142,7 @@ final class SlowdownRule {
 		int wanted = Math.max(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), congestion.threads),
 				size - Math.max(1, size / 4));
 		if (window.refusedShare() > REFUSING) {
-			if (!this.knee.known() || window.cpuLoad > PoolController.MAX_CPU) {
+			if (!this.knee.known() || window.cpuBound()) {
 				return null;
 			}
 			wanted = Math.max(wanted, (int) Math.ceil(this.knee.threads() * (1 + PoolController.KNEE_MARGIN)));

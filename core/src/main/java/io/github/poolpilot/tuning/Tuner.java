@@ -79,9 +79,21 @@ public class Tuner {
 	 * @param listener told of every resize, after it happened
 	 */
 	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, ResizeListener listener) {
+		this(registry, clock, cpuLoad, Runtime.getRuntime().availableProcessors(), listener);
+	}
+
+	/**
+	 * Create a tuner for a given number of processors.
+	 * @param registry the pools and their budget
+	 * @param clock the clock the controllers time growth blocks with
+	 * @param cpuLoad the process's CPU load from 0 to 1, negative when unknown
+	 * @param cores the processors the CPU load is a share of
+	 * @param listener told of every resize, after it happened
+	 */
+	public Tuner(PoolRegistry registry, NanoClock clock, DoubleSupplier cpuLoad, int cores, ResizeListener listener) {
 		this.registry = registry;
 		this.clock = clock;
-		this.planner = new TuningPlanner(clock);
+		this.planner = new TuningPlanner(clock, cores);
 		this.cpuLoad = cpuLoad;
 		this.listener = listener;
 		registry.budget().setLenders(new Lenders() {

@@ -30,10 +30,13 @@ final class TuningPlanner {
 
 	private final NanoClock clock;
 
+	private final int cores;
+
 	private final Map<String, PoolController> controllers = new HashMap<>();
 
-	TuningPlanner(NanoClock clock) {
+	TuningPlanner(NanoClock clock, int cores) {
 		this.clock = clock;
+		this.cores = cores;
 	}
 
 	/**
@@ -79,7 +82,7 @@ final class TuningPlanner {
 				continue;
 			}
 			PoolController controller = this.controllers.computeIfAbsent(pool.name(),
-					(name) -> new PoolController(this.clock));
+					(name) -> new PoolController(this.clock, this.cores));
 			Decision decision = controller.decide(snapshot, pool.size(), pool.bounds(), cpuLoad);
 			decisions.put(pool.name(), decision);
 			demands.add(tuned(pool.name(), pool.bounds(), pool.ceiling(), pool.weight(), decision, decision.needed()));

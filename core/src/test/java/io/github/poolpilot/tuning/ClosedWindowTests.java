@@ -24,6 +24,34 @@ class ClosedWindowTests {
 		assertThat(window(100, 100, 1).queueing).isTrue();
 	}
 
+	@Test
+	void aBusyCpuDoesNotLimitAPoolWhoseTasksKeepLessThanAQuarterOfTheCoresBusy() {
+		// 58 threads busy, each task about 1.2 ms on the CPU in 362.5 ms: 0.19 of a core.
+		assertThat(onABusyProcess(0.95, 2, 307.0).cpuBound()).isFalse();
+		// The same tasks half on the CPU: 29 cores' worth asked for.
+		assertThat(onABusyProcess(0.95, 2, 1.0).cpuBound()).isTrue();
+		// 58 threads keeping a quarter of 16 cores busy, and a little less.
+		assertThat(onABusyProcess(0.95, 16, 58.0 / 4 - 1).cpuBound()).isTrue();
+		assertThat(onABusyProcess(0.95, 16, 58.0 / 4 - 0.9).cpuBound()).isFalse();
+	}
+
+	@Test
+	void aBusyCpuLimitsAPoolWhoseTasksCpuTimeOrTheCoresAreUnknown() {
+		assertThat(onABusyProcess(0.95, 2, null).cpuBound()).isTrue();
+		assertThat(onABusyProcess(0.95, 0, 307.0).cpuBound()).isTrue();
+	}
+
+	@Test
+	void aCpuAtMostNinetyPercentBusyLimitsNoPool() {
+		assertThat(onABusyProcess(0.9, 2, 1.0).cpuBound()).isFalse();
+		assertThat(onABusyProcess(-1, 2, null).cpuBound()).isFalse();
+	}
+
+	private static ClosedWindow onABusyProcess(double cpuLoad, int cores, Double waitCompute) {
+		return new ClosedWindow(PoolControllerTests.window(240, 160, 362.5, 0, 60, 100, null, waitCompute), 60,
+				new PoolBounds(5, 300), cpuLoad, cores, 50, 160, 80);
+	}
+
 	private static ClosedWindow window(double arrivalRate, double throughput, int queued) {
 		return new ClosedWindow(PoolControllerTests.window(arrivalRate, throughput, 20, 10, queued, null), 10,
 				new PoolBounds(1, 64), 0.2, 20, Double.NaN);

@@ -47,6 +47,12 @@ class KneeRunFamilyTests {
 	 */
 	private static final Set<Long> KNOWN_FAILURES = Set.of(4L, 10L, 13L, 15L);
 
+	/**
+	 * The draws on a busy process the tuner does not meet yet, each still checked.
+	 */
+	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(1L, 2L, 4L, 6L, 8L, 10L, 11L, 13L, 14L,
+			15L, 17L, 19L);
+
 	private static final int LOAD_FROM = 2;
 
 	private static final int SETTLED_FROM = LOAD_FROM + 30;
@@ -56,25 +62,47 @@ class KneeRunFamilyTests {
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void talkSettlesAtTheKneeWithin30SecondsAndServesWhatTheDownstreamAllows(long seed) {
+		check(seed, 0, false, KNOWN_FAILURES);
+	}
+
+	/**
+	 * The same draws on a busy process, as on real threads: the process's other threads
+	 * (the web server's handling of every request, refused ones included, the JIT
+	 * compiler) keep 70 to 100 % of the two cores busy, drawn each second, and each call
+	 * takes 1 ms of CPU time. The process's CPU reading passes 90 % in a third of the
+	 * windows. When any such window held the pool as CPU-bound, 18 of the 20 draws missed
+	 * the goal: the budget took back what the pool had borrowed in every window read
+	 * above 90 %, the pool grew again in the next, and it never probed down.
+	 * @param seed the draw
+	 */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void onABusyProcessTalkSettlesAtTheKneeWithin30Seconds(long seed) {
+		check(seed, 1, true, KNOWN_FAILURES_ON_A_BUSY_PROCESS);
+	}
+
+	private static void check(long seed, double cpuMs, boolean busyProcess, Set<Long> knownFailures) {
 		SplittableRandom draw = new SplittableRandom(seed);
 		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[draw.nextInt(4)];
 		double coldSeconds = draw.nextDouble(0, 5);
 		Workload light = new Workload(0.5, 20, 0.3, 0);
-		List<Sample> talk = PoolSimulator.builder()
+		PoolSimulator.Builder builder = PoolSimulator.builder()
 			.seed(seed)
 			.budget(400)
 			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
-			.pool("talk", new Workload(0, 50, sigma, 8), (second) -> (second < LOAD_FROM) ? 0 : 240,
+			.pool("talk", new Workload(cpuMs, 50, sigma, 8), (second) -> (second < LOAD_FROM) ? 0 : 240,
 					new PoolBounds(5, 300), 50, 1, TuningMode.AUTO, 100)
 			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
-			.cold(LOAD_FROM + coldSeconds, 5)
-			.run(SECONDS)
-			.of("talk");
+			.cold(LOAD_FROM + coldSeconds, 5);
+		if (busyProcess) {
+			builder.otherThreads(seed * 31, 0.7, 1, SECONDS);
+		}
+		List<Sample> talk = builder.run(SECONDS).of("talk");
 		List<String> missed = missed(talk);
 		String draws = String.format("calls of sigma %.1f, slow for %.1f s, sizes %s", sigma, coldSeconds,
 				talk.stream().map(Sample::size).toList());
 		Seeds.check(seed, RERUN, () -> {
-			if (KNOWN_FAILURES.contains(seed)) {
+			if (knownFailures.contains(seed)) {
 				assertThat(missed).as("%s: a known failure that now meets the goal: take it off the list", draws)
 					.isNotEmpty();
 			}

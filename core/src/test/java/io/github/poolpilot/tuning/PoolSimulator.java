@@ -67,6 +67,12 @@ final class PoolSimulator {
 	private final double[] steal;
 
 	/**
+	 * The share of the cores the process's other threads use, 100 ms slot by 100 ms slot,
+	 * or {@code null}: counted in the CPU reading, and not left to the pools' tasks.
+	 */
+	private final double[] otherThreads;
+
+	/**
 	 * Until when the blocking calls take {@link #coldFactor} times as long.
 	 */
 	private final long coldUntil;
@@ -124,12 +130,21 @@ final class PoolSimulator {
 
 	private double cpuBusyCoreNanos;
 
+	private double otherCoreNanos;
+
+	/**
+	 * The cores the process's other threads ask for now: they share the cores with the
+	 * pools' tasks as runnable threads do, each getting its turn.
+	 */
+	private double otherCores;
+
 	private PoolSimulator(Builder builder) {
 		this.coldUntil = builder.coldUntil;
 		this.coldFactor = builder.coldFactor;
 		this.cores = builder.cores;
 		this.coresNow = builder.cores;
 		this.steal = builder.steal;
+		this.otherThreads = builder.otherThreads;
 		this.random = new SplittableRandom(builder.seed);
 		this.pools = builder.pools;
 		this.handResizes = builder.handResizes;
@@ -139,8 +154,9 @@ final class PoolSimulator {
 		this.pulses = builder.pulses && !this.modelOnly
 				&& this.pools.stream().anyMatch((pool) -> pool.mode == TuningMode.AUTO);
 		this.threadBudget = new ThreadBudget(this.budget, List::of);
-		this.tuner = new Tuner(new PoolRegistry(this.budget), () -> this.now, () -> -1, (pool, decision) -> {
-		});
+		this.tuner = new Tuner(new PoolRegistry(this.budget), () -> this.now, () -> -1, this.cores,
+				(pool, decision) -> {
+				});
 	}
 
 	/**
@@ -172,7 +188,7 @@ final class PoolSimulator {
 		for (SimulatedPool pool : this.pools) {
 			scheduleArrival(pool);
 		}
-		if (this.steal != null) {
+		if (this.steal != null || this.otherThreads != null) {
 			this.events.add(new Event(0, Kind.STEAL, null, null, 0, this.sequence++));
 		}
 		this.peakLive = liveThreads();
@@ -288,7 +304,11 @@ final class PoolSimulator {
 	 */
 	private void steal() {
 		int slot = (int) (this.now / PULSE);
-		this.coresNow = this.cores * (1 - this.steal[slot % this.steal.length]);
+		double stolen = (this.steal != null) ? this.steal[slot % this.steal.length] : 0;
+		double others = (this.otherThreads != null) ? this.otherThreads[slot % this.otherThreads.length] : 0;
+		this.coresNow = this.cores * (1 - stolen);
+		this.otherCores = others * this.cores;
+		this.otherCoreNanos += Math.min(this.otherCores, this.coresNow) * PULSE;
 		rescheduleCpu();
 		this.events.add(new Event(this.now + PULSE, Kind.STEAL, null, null, 0, this.sequence++));
 	}
@@ -337,7 +357,16 @@ final class PoolSimulator {
 	}
 
 	private double cpuRate() {
-		return this.onCpu.isEmpty() ? 0 : Math.min(1.0, this.coresNow / this.onCpu.size());
+		return this.onCpu.isEmpty() ? 0 : Math.min(1.0, tasksCores() / this.onCpu.size());
+	}
+
+	/**
+	 * The cores the pools' tasks on the CPU get: what the other threads leave, or, when
+	 * they ask for more, a share in proportion to the tasks' number.
+	 */
+	private double tasksCores() {
+		int tasks = this.onCpu.size();
+		return Math.max(this.coresNow - this.otherCores, this.coresNow * tasks / (tasks + this.otherCores));
 	}
 
 	private void progressCpu(long until) {
@@ -346,7 +375,7 @@ final class PoolSimulator {
 			return;
 		}
 		this.cpuGiven += elapsed * cpuRate();
-		this.cpuBusyCoreNanos += elapsed * Math.min(this.coresNow, this.onCpu.size());
+		this.cpuBusyCoreNanos += elapsed * Math.min(tasksCores(), this.onCpu.size());
 	}
 
 	private void rescheduleCpu() {
@@ -407,8 +436,9 @@ final class PoolSimulator {
 	}
 
 	private void closeWindow(int second) {
-		double cpuLoad = this.cpuBusyCoreNanos / (this.cores * (double) SECOND);
+		double cpuLoad = Math.min(1, (this.cpuBusyCoreNanos + this.otherCoreNanos) / (this.cores * (double) SECOND));
 		this.cpuBusyCoreNanos = 0;
+		this.otherCoreNanos = 0;
 		List<PoolState> states = new ArrayList<>();
 		for (SimulatedPool pool : this.pools) {
 			states.add(new PoolState(pool.name, pool.bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(),
@@ -725,6 +755,8 @@ final class PoolSimulator {
 
 		private double[] steal;
 
+		private double[] otherThreads;
+
 		private final List<SimulatedPool> pools = new ArrayList<>();
 
 		private final List<HandResize> handResizes = new ArrayList<>();
@@ -779,10 +811,6 @@ final class PoolSimulator {
 		}
 
 		/**
-		 * A noisy host: in each 100 ms the host steals a share of the cores drawn from 0
-		 * to {@code most}, the same for every run of the same {@code seed}.
-		 */
-		/**
 		 * A cold start: until the given time every blocking call takes {@code factor}
 		 * times as long, as a downstream (or the path to it) warms up its code and its
 		 * connections.
@@ -796,11 +824,45 @@ final class PoolSimulator {
 			return this;
 		}
 
+		/**
+		 * A noisy host: in each 100 ms the host steals a share of the cores drawn from 0
+		 * to {@code most}, the same for every run of the same {@code seed}.
+		 * @param seed the draws' seed
+		 * @param most the largest share stolen
+		 * @param seconds how long the draws last (they repeat after)
+		 * @return this builder
+		 */
 		Builder steal(long seed, double most, int seconds) {
 			SplittableRandom random = new SplittableRandom(seed);
 			this.steal = new double[seconds * (int) (SECOND / PULSE) + 1];
 			for (int i = 0; i < this.steal.length; i++) {
 				this.steal[i] = most * random.nextDouble();
+			}
+			return this;
+		}
+
+		/**
+		 * A busy process: its other threads (a web server's handling of every request,
+		 * the JIT compiler, the garbage collector) use a share of the cores drawn each
+		 * second from {@code least} to {@code most}, the same for every run of the same
+		 * {@code seed}. The pools' tasks get the rest, and the CPU reading the tuner gets
+		 * counts them.
+		 * @param seed the draws' seed
+		 * @param least the smallest share
+		 * @param most the largest share
+		 * @param seconds how long the draws last (they repeat after)
+		 * @return this builder
+		 */
+		Builder otherThreads(long seed, double least, double most, int seconds) {
+			SplittableRandom random = new SplittableRandom(seed);
+			int slots = (int) (SECOND / PULSE);
+			this.otherThreads = new double[seconds * slots + 1];
+			for (int second = 0; second * slots < this.otherThreads.length; second++) {
+				double share = random.nextDouble(least, most);
+				for (int slot = second * slots; slot < Math.min(this.otherThreads.length,
+						(second + 1) * slots); slot++) {
+					this.otherThreads[slot] = share;
+				}
 			}
 			return this;
 		}
