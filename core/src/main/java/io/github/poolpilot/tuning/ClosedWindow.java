@@ -67,6 +67,12 @@ final class ClosedWindow {
 	 */
 	final int need;
 
+	/**
+	 * Nothing was offered to the pool and nothing ended in the window, and no thread of
+	 * it was busy when it closed: its tasks used no CPU.
+	 */
+	final boolean idle;
+
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, double baseServiceMs,
 			double previousThroughput) {
 		this(snapshot, size, bounds, cpuLoad, baseServiceMs, previousThroughput, 0);
@@ -96,18 +102,20 @@ final class ClosedWindow {
 		this.previousThroughput = previousThroughput;
 		this.queueing = queueing(snapshot);
 		this.need = SizingModel.need(law, baseServiceMs);
+		this.idle = this.offered == 0 && this.completions == 0 && snapshot.sizes().activeCount() == 0;
 	}
 
 	/**
 	 * Return whether the CPU limits the pool: the process's CPU above
 	 * {@value PoolController#MAX_CPU} while the pool's own tasks keep at least
 	 * {@value #CPU_SHARE} of the cores busy (X·C, with C = S/(1 + W/C)), or while that is
-	 * unknown. A process kept busy by other threads (a web server's handling of every
-	 * request, the JIT compiler) does not limit a pool whose threads wait on a
-	 * downstream: more of them would not use the CPU, nor would fewer free it.
+	 * unknown, unless the pool was idle. A process kept busy by other threads (a web
+	 * server's handling of every request, the JIT compiler) does not limit a pool whose
+	 * threads wait on a downstream: more of them would not use the CPU, nor would fewer
+	 * free it. Nor does it limit an idle pool, whose first tasks the fast path may meet.
 	 */
 	boolean cpuBound() {
-		if (!(this.cpuLoad > PoolController.MAX_CPU)) {
+		if (!(this.cpuLoad > PoolController.MAX_CPU) || this.idle) {
 			return false;
 		}
 		Double waitCompute = this.law.waitComputeRatio();

@@ -2,6 +2,8 @@ package io.github.poolpilot.tuning;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.measure.PoolSnapshot;
+import io.github.poolpilot.measure.PoolSnapshot.Sizes;
 import io.github.poolpilot.pool.PoolBounds;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +41,22 @@ class ClosedWindowTests {
 	void aBusyCpuLimitsAPoolWhoseTasksCpuTimeOrTheCoresAreUnknown() {
 		assertThat(onABusyProcess(0.95, 2, null).cpuBound()).isTrue();
 		assertThat(onABusyProcess(0.95, 0, 307.0).cpuBound()).isTrue();
+	}
+
+	@Test
+	void aBusyCpuDoesNotLimitAnIdlePool() {
+		assertThat(idle(0, 0).cpuBound()).isFalse();
+		// A task still running, or one offered: not idle.
+		assertThat(idle(1, 0).cpuBound()).isTrue();
+		assertThat(idle(0, 1).cpuBound()).isTrue();
+	}
+
+	private static ClosedWindow idle(int active, long offered) {
+		PoolSnapshot snapshot = PoolControllerTests.window(0, 0, 20, 0, 10, 0, null, null);
+		snapshot = new PoolSnapshot(snapshot.pool(), snapshot.windowSeconds(),
+				new Sizes(10, 10, 10, active, 0, 100, 1, 64), snapshot.tasks(), offered, 0, snapshot.queueWait(),
+				snapshot.serviceTime(), snapshot.responseTime(), snapshot.littlesLaw());
+		return new ClosedWindow(snapshot, 10, new PoolBounds(1, 64), 0.97, 2, 20, 0, 0);
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.poolpilot.tuning;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.measure.NanoClock;
@@ -494,6 +495,35 @@ class PoolControllerTests {
 		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.95);
 		this.controller.pulse(pulse(0, 3, 3, 0, 1000, 990));
 		assertThat(this.controller.pulse(pulse(100, 3, 3, 45, 1060, 1005))).isNull();
+	}
+
+	@Test
+	void aSurgeIsMetWhileOtherThreadsKeepTheCpuBusy() {
+		// The pool's tasks spend 1 ms of 300 on the CPU: two busy threads use 0.7 % of
+		// a core, and the process's 97 % is other threads'.
+		assertThat(surgeAfter(window(100, 100, 20, 0, 3, 0, null, 299.0), 0.97)).isNotNull();
+		// Tasks all on the CPU: two busy threads keep a core of two busy.
+		assertThat(surgeAfter(window(100, 100, 20, 0, 3, 0, null, 0.0), 0.97)).isNull();
+		// Their CPU time unknown: held as CPU-bound.
+		assertThat(surgeAfter(window(100, 100, 20, 0, 3, 0, null, null), 0.97)).isNull();
+	}
+
+	@Test
+	void aSurgeIsMetAfterAnIdleWindowWhileOtherThreadsKeepTheCpuBusy() {
+		// Idle before the load, its tasks' CPU time never measured: they used no CPU.
+		assertThat(surgeAfter(window(0, 0, 20, 0, 3, 0, null, null), 0.97)).isNotNull();
+	}
+
+	/**
+	 * The pulse of a 600/s surge on 2 cores after a window at 100/s with a base of 20 ms,
+	 * then the given window at the given CPU load.
+	 */
+	private @Nullable Decision surgeAfter(PoolSnapshot last, double cpuLoad) {
+		PoolController controller = new PoolController(this.clock, 2);
+		controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
+		controller.decide(last, 3, BOUNDS, cpuLoad);
+		controller.pulse(pulse(0, 3, 3, 0, 1000, 990));
+		return controller.pulse(pulse(100, 3, 3, 45, 1060, 1005));
 	}
 
 	@Test
