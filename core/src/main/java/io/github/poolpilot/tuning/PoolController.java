@@ -50,6 +50,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * cuts that shortened the service time all say that more threads would not help: growth
  * rests, as after a step that did not pay ({@link Backoff}).
  * <p>
+ * <b>The CPU.</b> Wherever a rule speaks of the process CPU above {@value #MAX_CPU}, it
+ * means a CPU that limits the pool: busy while the pool's own tasks keep a quarter of the
+ * cores busy or their CPU time is unknown, and the pool was not idle
+ * ({@link ClosedWindow#cpuBound}).
+ * <p>
  * <b>Shrinking.</b> When the model needed fewer threads than the pool has (beyond a dead
  * band of a fifth) for {@value #SHRINK_WINDOWS} windows in a row ({@link SurplusRule}),
  * the pool shrinks in one step to the most the model needed in those windows. Short lulls
@@ -126,6 +131,11 @@ public final class PoolController {
 
 	private final SaturatedGrowth saturated;
 
+	/**
+	 * The processors the CPU load is a share of, 0 when unknown.
+	 */
+	private final int cores;
+
 	private double lastThroughput = Double.NaN;
 
 	private long lastCompletions;
@@ -143,8 +153,6 @@ public final class PoolController {
 	 * ({@link ClosedWindow#cpuBound}).
 	 */
 	private boolean lastCpuBound;
-
-	private final int cores;
 
 	private @Nullable Decision standing;
 
@@ -392,9 +400,8 @@ public final class PoolController {
 		}
 		// The last window's CPU reading (whether the CPU limited the pool): reading it
 		// every pulse would shorten the window's. No surge while a cut or a probe down is
-		// judged: the pool's threads
-		// were just seen to wait for one another, and a burst of arrivals is not served
-		// faster by more threads that wait for the same thing.
+		// judged: the pool's threads were just seen to wait for one another, and a burst
+		// of arrivals is not served faster by more threads that wait for the same thing.
 		boolean mayGrow = !this.lastCpuBound && !this.slowdown.judging() && !this.probes.judging();
 		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest, mayGrow);
 		if (surge == null) {
