@@ -115,7 +115,7 @@ public final class PoolController {
 
 	private final SurplusRule surplus = new SurplusRule();
 
-	private final SurgeWatch surges = new SurgeWatch();
+	private final FastPath fastPath = new FastPath();
 
 	private final SlowdownRule slowdown;
 
@@ -136,31 +136,7 @@ public final class PoolController {
 	 */
 	private final int cores;
 
-	private double lastThroughput = Double.NaN;
-
-	private long lastCompletions;
-
-	private double lastServiceMs = Double.NaN;
-
-	private double lastQueueWaitMs;
-
-	private double lastArrivalRate = Double.NaN;
-
-	private @Nullable Integer lastGoetz;
-
-	/**
-	 * Whether the CPU limited the pool in the last window
-	 * ({@link ClosedWindow#cpuBound}).
-	 */
-	private boolean lastCpuBound;
-
 	private @Nullable Decision standing;
-
-	/**
-	 * The size a surge since the last window asked for, 0 for none: while the pool is
-	 * still saturated, the window asks for it too, rather than for a step of ×1.5.
-	 */
-	private int surgeWant;
 
 	/**
 	 * The size the pool was last given, by a window or a pulse; -1 before the first.
@@ -221,11 +197,7 @@ public final class PoolController {
 	 */
 	public Decision decide(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad) {
 		LittlesLaw law = snapshot.littlesLaw();
-		double previousThroughput = this.lastThroughput;
-		this.lastThroughput = law.throughput();
-		this.lastCompletions = snapshot.windowCompletions();
-		this.lastArrivalRate = law.arrivalRate();
-		this.lastGoetz = law.recommendedThreads();
+		double previousThroughput = this.fastPath.throughput();
 		int held = (this.windowSize == size) ? size : -1;
 		long completions = snapshot.windowCompletions();
 		this.throughputNoise.add(held, law.throughput());
@@ -236,18 +208,15 @@ public final class PoolController {
 			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
 			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
 					ClosedWindow.saturated(snapshot, measuredSize));
-			this.lastServiceMs = law.meanServiceTimeMs();
-			this.lastQueueWaitMs = law.meanQueueWaitMs();
 			this.serviceNoise.add(held, law.meanServiceTimeMs());
 		}
 		else {
 			this.serviceNoise.add(-1, Double.NaN);
 		}
 		this.closedSize = size;
-		this.surges.windowClosed();
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
 				previousThroughput, this.refusals.refused(snapshot));
-		this.lastCpuBound = window.cpuBound();
+		this.fastPath.windowClosed(window);
 		this.knee.outgrown(window);
 		if (this.knee.disproved(window)) {
 			this.probes.kneeDisproved();
@@ -263,8 +232,7 @@ public final class PoolController {
 	}
 
 	private Decision decide(ClosedWindow window) {
-		int surge = this.surgeWant;
-		this.surgeWant = 0;
+		int surge = this.fastPath.takeSurgeWant();
 		Decision restore = this.slowdown.judge(window);
 		if (restore != null) {
 			if (restore.action() == Action.RESTORE) {
@@ -389,21 +357,14 @@ public final class PoolController {
 
 	/**
 	 * Read the pool between two windows: its fast path meets a load step at once
-	 * ({@link SurgeWatch}).
+	 * ({@link FastPath}).
 	 * @param pulse the pool now
 	 * @return a decision to grow, or {@code null} when the windows may decide
 	 */
 	public @Nullable Decision pulse(PoolPulse pulse) {
 		int largest = Math.min(pulse.bounds().maxThreads(), this.knee.cap());
-		if (this.lastGoetz != null) {
-			largest = Math.min(largest, Math.max(1, this.lastGoetz));
-		}
-		// The last window's CPU reading (whether the CPU limited the pool): reading it
-		// every pulse would shorten the window's. No surge while a cut or a probe down is
-		// judged: the pool's threads were just seen to wait for one another, and a burst
-		// of arrivals is not served faster by more threads that wait for the same thing.
-		boolean mayGrow = !this.lastCpuBound && !this.slowdown.judging() && !this.probes.judging();
-		Decision surge = this.surges.check(pulse, this.lastArrivalRate, this.serviceTimes.min(), largest, mayGrow);
+		Decision surge = this.fastPath.check(pulse, this.serviceTimes.min(), largest,
+				this.slowdown.judging() || this.probes.judging());
 		if (surge == null) {
 			return null;
 		}
@@ -413,15 +374,13 @@ public final class PoolController {
 			// which probes down check.
 			this.saturated.surgedUnmeasured();
 		}
-		if (unmeasured && !Double.isNaN(this.surges.estimatedServiceMs())) {
+		if (unmeasured && !Double.isNaN(this.fastPath.estimatedServiceMs())) {
 			// The estimate is the base until a window measures one: the first windows
 			// after a surge measure the waiting the surge's threads cause too.
-			this.serviceTimes.estimate(this.surges.estimatedServiceMs());
+			this.serviceTimes.estimate(this.fastPath.estimatedServiceMs());
 		}
-		this.steps.surge(surge.threads(), new Step(Step.Kind.SURGE, pulse.size(), surge.threads(), this.lastThroughput,
-				this.lastCompletions, this.lastServiceMs, this.lastQueueWaitMs));
+		this.steps.surge(surge.threads(), this.fastPath.step(pulse, surge));
 		this.surplus.reset();
-		this.surgeWant = surge.threads();
 		this.standing = surge;
 		return surge;
 	}
@@ -440,7 +399,7 @@ public final class PoolController {
 	 * @return whether the pool was idle in the last pulse's interval
 	 */
 	public boolean idleSinceLastPulse() {
-		return this.surges.idle();
+		return this.fastPath.idle();
 	}
 
 	/**
