@@ -180,7 +180,10 @@ final class DownProbe {
 			throughput = Math.max(this.chainStart, this.chain.mean());
 			windows = this.chain.size();
 		}
-		if (!readable(1 - (double) target / size, windows, window.completions)) {
+		Step probe = new Step(Step.Kind.PROBE, size, target, throughput, window.completions, window.serviceMs(),
+				window.law.meanQueueWaitMs())
+			.levelBefore(throughput, windows);
+		if (!readable(probe)) {
 			return null;
 		}
 		if (!this.held) {
@@ -190,9 +193,6 @@ final class DownProbe {
 				this.chain.add(throughput);
 			}
 		}
-		Step probe = new Step(Step.Kind.PROBE, size, target, throughput, window.completions, window.serviceMs(),
-				window.law.meanQueueWaitMs())
-			.levelBefore(throughput, windows);
 		this.pending = probe;
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
@@ -206,15 +206,12 @@ final class DownProbe {
 	 * spent two of the pool's changes and taught nothing, so it waits for quieter windows
 	 * instead: those of a process warming up, whose throughput rises window to window, or
 	 * of a pool that ends too few tasks a window.
-	 * @param loss the share of the throughput a probe below the knee would lose
-	 * @param windowsBefore the windows the probe is compared with
-	 * @param completions the tasks that ended in a window
+	 * @param probe the probe, not yet measured
 	 */
-	private boolean readable(double loss, int windowsBefore, long completions) {
-		int windows = PoolController.JUDGING_WINDOWS;
-		double measured = this.throughputs.relativeVariance() * (1.0 / windows + 1.0 / windowsBefore);
-		double counting = 1.0 / (completions * windows) + 1.0 / (completions * windowsBefore);
-		return loss >= WindowNoise.SIGNIFICANT * Math.sqrt(Math.max(measured, counting));
+	private boolean readable(Step probe) {
+		double loss = 1 - (double) probe.to / probe.from;
+		double error = probe.relativeErrorAfter(PoolController.JUDGING_WINDOWS, this.throughputs.relativeVariance());
+		return loss >= WindowNoise.SIGNIFICANT * error;
 	}
 
 	/**

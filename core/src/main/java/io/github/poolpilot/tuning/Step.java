@@ -144,8 +144,22 @@ final class Step {
 	 * ({@link WindowNoise#relativeVariance()})
 	 */
 	double relativeError(double relativeVariance) {
-		double measured = relativeVariance * (1.0 / Math.max(1, this.windows) + 1.0 / this.windowsBefore);
-		return Math.sqrt(Math.max(measured, 1.0 / Math.max(1, this.completions)
+		return relativeError(relativeVariance, this.windows, this.completions);
+	}
+
+	/**
+	 * The standard error the change will have once measured over so many windows, each
+	 * ending as many tasks as the window before the step did.
+	 * @param windows how many windows the step will be measured over
+	 * @param relativeVariance the relative variance of one window's throughput
+	 */
+	double relativeErrorAfter(int windows, double relativeVariance) {
+		return relativeError(relativeVariance, windows, this.completionsBefore * windows);
+	}
+
+	private double relativeError(double relativeVariance, int windows, long completions) {
+		double measured = relativeVariance * (1.0 / Math.max(1, windows) + 1.0 / this.windowsBefore);
+		return Math.sqrt(Math.max(measured, 1.0 / Math.max(1, completions)
 				+ 1.0 / Math.max(1, this.completionsBefore * (long) this.windowsBefore)));
 	}
 

@@ -8,6 +8,7 @@ import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Step.Kind;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 /**
  * Tests for the {@link Backoff} that rests growth and probes, and the {@link Step} a
@@ -41,6 +42,21 @@ class BackoffAndStepTests {
 		assertThat(backoff.take()).isEqualTo(Duration.ofMinutes(5));
 		backoff.reset();
 		assertThat(backoff.take()).isEqualTo(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void theErrorAStepWillHaveIsForecastFromTheWindowsBeforeIt() {
+		// Four windows of 80 tasks before, three of as many after: √(1/240 + 1/320) from
+		// the counts alone, √(0.06 · (1/3 + 1/4)) when the windows vary more than that.
+		Step step = new Step(Kind.PROBE, 20, 15, 80, 80, 50, 5).levelBefore(80, 4);
+		assertThat(step.relativeErrorAfter(3, 0)).isCloseTo(Math.sqrt(1.0 / 240 + 1.0 / 320), offset(1e-12));
+		assertThat(step.relativeErrorAfter(3, 0.06)).isCloseTo(Math.sqrt(0.06 * (1.0 / 3 + 1.0 / 4)), offset(1e-12));
+		// Measured as forecast, the step has that error.
+		for (int i = 0; i < 3; i++) {
+			step.measure(80, 80);
+		}
+		assertThat(step.relativeError(0.06)).isEqualTo(step.relativeErrorAfter(3, 0.06));
+		assertThat(step.relativeError(0)).isEqualTo(step.relativeErrorAfter(3, 0));
 	}
 
 	@Test
