@@ -112,9 +112,7 @@ final class DownProbe {
 		probe.measure(window.throughput(), window.completions);
 		double change = probe.gain();
 		double error = probe.relativeError(this.throughputs.relativeVariance());
-		// Below the knee throughput falls with the threads, by the share the probe took.
-		double loss = 1 - (double) probe.to / probe.from;
-		boolean clear = loss >= WindowNoise.SIGNIFICANT * error;
+		boolean clear = standsOut(probe, error);
 		boolean fell = window.queueing && change < -TOLERANCE;
 		// A fall within one standard error is as likely one slow window as the knee.
 		boolean doubtful = fell && change > -error;
@@ -209,8 +207,17 @@ final class DownProbe {
 	 * @param probe the probe, not yet measured
 	 */
 	private boolean readable(Step probe) {
+		return standsOut(probe,
+				probe.relativeErrorAfter(PoolController.JUDGING_WINDOWS, this.throughputs.relativeVariance()));
+	}
+
+	/**
+	 * Return whether the loss a probe below the knee would show (the share of the threads
+	 * it took: below the knee throughput falls with them) stands out of a standard error
+	 * by {@link WindowNoise#SIGNIFICANT}.
+	 */
+	private static boolean standsOut(Step probe, double error) {
 		double loss = 1 - (double) probe.to / probe.from;
-		double error = probe.relativeErrorAfter(PoolController.JUDGING_WINDOWS, this.throughputs.relativeVariance());
 		return loss >= WindowNoise.SIGNIFICANT * error;
 	}
 

@@ -354,10 +354,7 @@ class DownProbeTests {
 	 * A probe down from 20 threads that finished {@code tasks} a window at that size.
 	 */
 	private DownProbe probeFrom20(int tasks) {
-		DownProbe probe = new DownProbe(this.clock);
-		probe.judge(window(tasks, tasks, 20, 9.0, 0.5));
-		probe.start(window(tasks, tasks, 20, 9.0, 0.5), null, this.knee);
-		return probe;
+		return probeFrom20(new WindowNoise(), tasks, 1);
 	}
 
 	/**
