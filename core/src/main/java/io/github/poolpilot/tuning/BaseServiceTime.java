@@ -58,7 +58,8 @@ final class BaseServiceTime {
 	 * @param serviceMs the mean service time
 	 * @param completions the tasks it finished
 	 * @param size the pool's size in the window
-	 * @param saturated whether the pool was saturated in it
+	 * @param saturated whether the pool was saturated in it, or refused work for want of
+	 * room
 	 */
 	void add(double serviceMs, long completions, int size, boolean saturated) {
 		record(serviceMs, completions);

@@ -200,14 +200,19 @@ public final class PoolController {
 		double previousThroughput = this.fastPath.throughput();
 		int held = (this.windowSize == size) ? size : -1;
 		long completions = snapshot.windowCompletions();
+		long refused = this.refusals.refused(snapshot);
 		this.throughputNoise.add(held, law.throughput());
 		if (completions > 0 && law.meanServiceTimeMs() > 0) {
 			// Threads added since the last window closed are busy with tasks that mostly
 			// end in the next: the window is judged saturated at the smaller size, so
-			// that the window after a step up does not let the kept base go.
+			// that the window after a step up does not let the kept base go. A window
+			// that refused work for want of room was congested whatever X·S says: every
+			// thread was busy when it refused, and the tasks that ended are those begun
+			// earliest, so X·S counts fewer busy than there were; its service time,
+			// taken for the work's own, would let the base climb with the pool.
 			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
 			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
-					ClosedWindow.saturated(snapshot, measuredSize));
+					ClosedWindow.saturated(snapshot, measuredSize) || refused > 0);
 			this.serviceNoise.add(held, law.meanServiceTimeMs());
 		}
 		else {
@@ -215,7 +220,7 @@ public final class PoolController {
 		}
 		this.closedSize = size;
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
-				previousThroughput, this.refusals.refused(snapshot));
+				previousThroughput, refused);
 		this.fastPath.windowClosed(window);
 		this.knee.outgrown(window);
 		if (this.knee.disproved(window)) {

@@ -22,6 +22,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Surplus;
 import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 
 import static io.github.poolpilot.tuning.PoolControllerTests.window;
+import static io.github.poolpilot.tuning.PoolControllerTests.withRefusals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -73,6 +74,26 @@ class PoolControllerSequencesTests {
 		// 400/s of 10 ms is R = 4, ⌈4 + 2·2⌉ = 8 threads, not the 53 of 100 ms.
 		Decision afterStep = decide(400, 312, 100, 36, 10);
 		assertThat(afterStep.cause()).isEqualTo(new Busy(31.2, 8));
+	}
+
+	@Test
+	void aWindowThatRefusedWorkKeepsTheBaseServiceTimeThoughItsEndsKeptFewerThreadsBusy() {
+		// 10 ms at 10 threads with little load: the base; then 36 threads crowded at a
+		// downstream's limit.
+		hold(200, 200, 10, 10);
+		decide(239, 240, 150, 36, 10);
+		// 240/s of 100 ms is 24 busy, short of 0.9 × 36,
+		// as the tasks that ended are those begun earliest. It refused a task for want
+		// of room, so every thread was busy then: congested, not the work's own time.
+		this.controller.decide(withRefusals(window(239, 240, 100, 36, 10, null), 1), 36, BOUNDS, 0.2);
+		// Saturated, all it is offered served, past the last windows the base looks at.
+		for (int i = 0; i < PoolController.BASE_WINDOWS; i++) {
+			decide(239, 240, 150, 36, 10);
+		}
+		// The base is still 10 ms: 358/s is R = 3.6, ⌈3.6 + 2·1.9⌉ = 8 threads, not the
+		// 48 of 100 ms, which would let the base climb with the pool and ask for ever
+		// more.
+		assertThat(decide(358, 359, 100, 36, 10).cause()).isEqualTo(new Queueing(35.9, 8));
 	}
 
 	@Test

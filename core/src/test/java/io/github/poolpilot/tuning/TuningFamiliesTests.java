@@ -37,13 +37,13 @@ class TuningFamiliesTests {
 	 * list rather than left to hide a later regression.
 	 */
 	private static final Set<Long> KNOWN_FAILURES = Set.of(2L, 3L, 6L, 9L, 25L, 32L, 37L, 50L, 51L, 55L, 65L, 69L, 70L,
-			74L, 76L, 80L, 81L, 85L, 92L, 99L, 100L, 102L, 104L, 107L, 109L, 110L, 114L, 115L, 118L, 137L, 139L, 145L,
-			148L, 149L, 151L, 153L, 157L, 158L, 165L, 166L, 168L, 182L, 183L, 184L, 191L, 195L, 199L, 200L);
+			74L, 76L, 80L, 81L, 92L, 99L, 100L, 102L, 104L, 107L, 109L, 110L, 114L, 115L, 118L, 137L, 139L, 145L, 148L,
+			149L, 151L, 153L, 157L, 158L, 165L, 166L, 168L, 182L, 183L, 184L, 191L, 195L, 199L, 200L);
 
 	/**
 	 * The named scenarios the tuner does not meet yet, checked as the draws are.
 	 */
-	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of();
+	private static final Set<String> KNOWN_FAILING_SCENARIOS = Set.of("web-run");
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
@@ -68,7 +68,7 @@ class TuningFamiliesTests {
 				Arguments.of("talk", TuningFamilies.TALK),
 				Arguments.of("slow-downstream", TuningFamilies.SLOW_DOWNSTREAM),
 				Arguments.of("knee-from-idle", TuningFamilies.KNEE_FROM_IDLE),
-				Arguments.of("knee-cold", TuningFamilies.KNEE_COLD));
+				Arguments.of("knee-cold", TuningFamilies.KNEE_COLD), Arguments.of("web-run", TuningFamilies.WEB_RUN));
 	}
 
 	private static List<String> broken(TuningFamily family) {

@@ -1,0 +1,74 @@
+package io.github.poolpilot.tuning;
+
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.poolpilot.pool.PoolBounds;
+import io.github.poolpilot.testsupport.Seeds;
+import io.github.poolpilot.tuning.PoolSimulator.Sample;
+import io.github.poolpilot.tuning.PoolSimulator.Workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample's web-server run as its load generator sends it, drawn from a seed: a pool
+ * of 10..200 threads with a queue of 100 in front of a downstream that admits 20 calls of
+ * 300 ms (66.7 a second, a knee of 20 threads), offered 204 requests a second at a steady
+ * rate, the calls' noise σ drawn from 0.1, 0.3 and 0.5. On real threads at
+ * {@code f89c67c} the pool grew to 74 threads from the load's 28th second: once the
+ * uncongested windows of its start had left the last windows its base service time is the
+ * least of, a window whose ends kept fewer threads busy than it had, though it refused
+ * work, was taken for the work's own time, and the base climbed with the pool. Whatever a
+ * draw's noise makes of its knee, the pool must never hold more than twice it from the
+ * load's 20th second; before refusals counted as congestion, 6 of the 20 draws did.
+ *
+ * @author poolpilot authors
+ */
+class WebRunFamilyTests {
+
+	private static final String RERUN = "./mvnw -B -ntp -pl core test-compile surefire:test@default-test "
+			+ "-Dtest=WebRunFamilyTests -Dsurefire.failIfNoSpecifiedTests=false";
+
+	private static final int DRAWS = 20;
+
+	private static final int FROM = 20;
+
+	/**
+	 * The draws the tuner does not meet yet, each still checked.
+	 */
+	private static final Set<Long> KNOWN_FAILURES = Set.of();
+
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void thePoolNeverHoldsTwiceTheKneeOnceItsBaseIsOld(long seed) {
+		TuningFamily family = draw(seed);
+		List<Sample> tuned = family.tuned().run(family.seconds()).only();
+		int most = tuned.stream().filter((sample) -> sample.second() >= FROM).mapToInt(Sample::maxSize).max().orElse(0);
+		Seeds.check(seed, RERUN, () -> {
+			if (KNOWN_FAILURES.contains(seed)) {
+				assertThat(most).as("%s is a known failure that now holds: take it off the list", family)
+					.isGreaterThan((int) (2 * family.knee()));
+			}
+			else {
+				assertThat(most).as("%s: the most threads from %d s", family, FROM)
+					.isLessThanOrEqualTo((int) (2 * family.knee()));
+			}
+		});
+	}
+
+	static LongStream seeds() {
+		return Seeds.first(DRAWS);
+	}
+
+	static TuningFamily draw(long seed) {
+		double sigma = new double[] { 0.1, 0.3, 0.5 }[new SplittableRandom(seed).nextInt(3)];
+		return TuningFamily.of(seed, new Workload(0.5, 300, sigma, 20), new PoolBounds(10, 200), 100, 10, 204, 0, 0, 0,
+				0);
+	}
+
+}
