@@ -59,7 +59,7 @@ final class BaseServiceTime {
 	 * @param completions the tasks it finished
 	 * @param size the pool's size in the window
 	 * @param saturated whether the pool was saturated in it, or refused work for want of
-	 * room
+	 * a thread or a place in its queue
 	 */
 	void add(double serviceMs, long completions, int size, boolean saturated) {
 		record(serviceMs, completions);

@@ -206,10 +206,11 @@ public final class PoolController {
 			// Threads added since the last window closed are busy with tasks that mostly
 			// end in the next: the window is judged saturated at the smaller size, so
 			// that the window after a step up does not let the kept base go. A window
-			// that refused work for want of room was congested whatever X·S says: every
-			// thread was busy when it refused, and the tasks that ended are those begun
-			// earliest, so X·S counts fewer busy than there were; its service time,
-			// taken for the work's own, would let the base climb with the pool.
+			// that refused work for want of a thread or a place in the queue was
+			// congested whatever X·S says: every thread was busy when it refused, and
+			// the tasks that ended are those begun earliest, so X·S counts fewer busy
+			// than there were; its service time, taken for the work's own, would let
+			// the base climb with the pool.
 			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
 			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
 					ClosedWindow.saturated(snapshot, measuredSize) || refused > 0);
