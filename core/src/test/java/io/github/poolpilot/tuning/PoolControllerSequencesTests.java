@@ -82,9 +82,9 @@ class PoolControllerSequencesTests {
 		// downstream's limit.
 		hold(200, 200, 10, 10);
 		decide(239, 240, 150, 36, 10);
-		// 240/s of 100 ms is 24 busy, short of 0.9 × 36,
-		// as the tasks that ended are those begun earliest. It refused a task for want
-		// of room, so every thread was busy then: congested, not the work's own time.
+		// 240/s of 100 ms is 24 busy, short of 0.9 × 36, as the tasks that ended are
+		// those begun earliest. It refused a task for want of room, so every thread was
+		// busy then: congested, not the work's own time.
 		this.controller.decide(withRefusals(window(239, 240, 100, 36, 10, null), 1), 36, BOUNDS, 0.2);
 		// Saturated, all it is offered served, past the last windows the base looks at.
 		for (int i = 0; i < PoolController.BASE_WINDOWS; i++) {

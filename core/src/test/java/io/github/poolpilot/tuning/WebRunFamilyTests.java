@@ -19,13 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sample's web-server run as its load generator sends it, drawn from a seed: a pool
  * of 10..200 threads with a queue of 100 in front of a downstream that admits 20 calls of
  * 300 ms (66.7 a second, a knee of 20 threads), offered 204 requests a second at a steady
- * rate, the calls' noise σ drawn from 0.1, 0.3 and 0.5. On real threads at
- * {@code f89c67c} the pool grew to 74 threads from the load's 28th second: once the
- * uncongested windows of its start had left the last windows its base service time is the
- * least of, a window whose ends kept fewer threads busy than it had, though it refused
- * work, was taken for the work's own time, and the base climbed with the pool. Whatever a
- * draw's noise makes of its knee, the pool must never hold more than twice it from the
- * load's 20th second; before refusals counted as congestion, 6 of the 20 draws did.
+ * rate, the calls' noise σ drawn from 0.1, 0.3 and 0.5. Once the uncongested windows of
+ * its start had left the last windows its base service time is the least of, a window
+ * whose ends kept fewer threads busy than it had, though it refused work, was taken for
+ * the work's own time, and the base climbed with the pool, which grew to several times
+ * its knee; on real threads at {@code f89c67c} the sample's run grew the same way, to 74
+ * threads. Whatever a draw's noise makes of its knee, the pool must never hold more than
+ * twice it from the load's 20th second; before refusals counted as congestion, 6 of the
+ * 20 draws did.
  *
  * @author poolpilot authors
  */
