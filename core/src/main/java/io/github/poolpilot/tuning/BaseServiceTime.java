@@ -58,15 +58,15 @@ final class BaseServiceTime {
 	 * @param serviceMs the mean service time
 	 * @param completions the tasks it finished
 	 * @param size the pool's size in the window
-	 * @param saturated whether the pool was saturated in it, or refused work for want of
-	 * a thread or a place in its queue
+	 * @param congested whether the pool was congested in it: saturated, or refusing work
+	 * for want of a thread or a place in its queue
 	 */
-	void add(double serviceMs, long completions, int size, boolean saturated) {
+	void add(double serviceMs, long completions, int size, boolean congested) {
 		record(serviceMs, completions);
 		this.lastCompletions = completions;
 		Least least = this.least;
 		boolean slower = least != null && size <= least.size && serviceMs > SlowdownRule.SLOWDOWN * least.serviceMs;
-		if (least == null || serviceMs <= least.serviceMs || !saturated || slower || least.windows >= KEPT_WINDOWS
+		if (least == null || serviceMs <= least.serviceMs || !congested || slower || least.windows >= KEPT_WINDOWS
 				|| !like(least.completions)) {
 			this.least = new Least(serviceMs, completions, size, 0);
 		}

@@ -52,8 +52,7 @@ final class TuningFamilies {
 	 * 22 threads the slowdown rule's cut left (a tenth beyond X·S₀), and the pool holds
 	 * half beyond that.
 	 */
-	static final TuningFamily WEB_RUN = TuningFamily.of(1, new Workload(0.5, 300, 0.1, 20), new PoolBounds(10, 200),
-			100, 10, 204, 0, 0, 0, 0);
+	static final TuningFamily WEB_RUN = webRun(1, 0.1);
 
 	/**
 	 * The sample's knee run: a pool of 5..300 threads set to 50 on an idle application,
@@ -76,6 +75,18 @@ final class TuningFamilies {
 	static final TuningFamily KNEE_COLD = KNEE_FROM_IDLE.cold(1.5);
 
 	private TuningFamilies() {
+	}
+
+	/**
+	 * The sample's web-server run at a steady rate ({@link #WEB_RUN}), its calls' noise
+	 * given.
+	 * @param seed the seed of its arrivals and task times
+	 * @param sigma the calls' noise
+	 * @return the scenario
+	 */
+	static TuningFamily webRun(long seed, double sigma) {
+		return TuningFamily.of(seed, new Workload(0.5, 300, sigma, 20), new PoolBounds(10, 200), 100, 10, 204, 0, 0, 0,
+				0);
 	}
 
 }
