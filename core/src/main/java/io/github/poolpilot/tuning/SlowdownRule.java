@@ -27,13 +27,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * {@value PoolController#MAX_CPU}: fewer threads would refuse more, unless a downstream
  * is the limit (on saturated cores its threads hold tasks, {@link RefusalRule}).
  * <p>
- * Each cut is judged in the next window, or in the one after when the next had a quarter
- * more threads busy (X·S) than the pool has after the cut, and at least one: its tasks
- * began before the cut and waited behind the threads it took. When the service time did
- * not shorten by at least {@value #MIN_RELIEF} of itself, the slowdown is not one that
- * fewer threads relieve, so the cut is undone and the rule stays off until the service
- * time is back within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it by
- * more than its noise relieved ({@link #relieved()}).
+ * Each cut is judged in the next window, or in the one after when the next did not show
+ * it: the tasks that ended in the next window began before the cut, many of them, and
+ * waited behind the threads it took. When the service time did not shorten by at least
+ * {@value #MIN_RELIEF} of itself in either, the slowdown is not one that fewer threads
+ * relieve, so the cut is undone and the rule stays off until the service time is back
+ * within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it stands and
+ * relieved ({@link #relieved()}): growth rests, and refusals do not cut the rest short.
  *
  * @author poolpilot authors
  */
@@ -97,26 +97,25 @@ final class SlowdownRule {
 			return null;
 		}
 		if (window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
-			// A quarter more threads busy than the pool has now, and at least one: the
-			// tasks that finished began before the cut, and waited behind the threads it
-			// took.
-			double busy = window.law.busyThreads();
-			if (!cut.again && busy > window.size + Math.max(1, window.size / 4)) {
+			// The tasks that ended in the first window after the cut began before it,
+			// many of them, and waited behind the threads it took: with a downstream at
+			// its limit the wait shrinks only as they drain.
+			if (!cut.again) {
 				this.cut = new Cut(cut.from, cut.serviceMs, cut.windows, true);
-				return Decision.hold(window.size, new CutDraining(busy, cut.serviceMs), null, true);
+				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs), null, true);
 			}
 			this.notOurs = true;
 			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
 					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
 		}
-		double shortened = 1 - window.serviceMs() / cut.serviceMs;
-		this.relieved = shortened > WindowNoise.SIGNIFICANT * error(1, cut.windows);
+		this.relieved = true;
 		return null;
 	}
 
 	/**
-	 * Return whether the last {@link #judge} found a cut that shortened the service time
-	 * by more than its noise: the threads it took only waited.
+	 * Return whether the last {@link #judge} found a cut that stands: it shortened the
+	 * service time, so the threads it took only waited, and the pool rests at its smaller
+	 * size rather than growing back into them at the next refusal.
 	 */
 	boolean relieved() {
 		return this.relieved;

@@ -158,8 +158,9 @@ class PoolControllerEdgesTests {
 	}
 
 	@Test
-	void aCutThatShortenedTheServiceTimeByLessIsUndone() {
+	void aCutThatShortenedTheServiceTimeByLessInTwoWindowsIsUndone() {
 		cutAt60Ms();
+		assertThat(decide(400, 200, 54.1, 9, 40, 0.2).action()).isEqualTo(Action.HOLD);
 		Decision decision = decide(400, 200, 54.1, 9, 40, 0.2);
 		assertThat(decision.action()).isEqualTo(Action.RESTORE);
 		assertThat(decision.threads()).isEqualTo(12);

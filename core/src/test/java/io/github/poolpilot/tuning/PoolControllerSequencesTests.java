@@ -14,6 +14,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
+import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
@@ -264,8 +265,9 @@ class PoolControllerSequencesTests {
 		Decision cut = decide(3_000_000, 1_440_000, 0.016, 17, 50);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.to()).isEqualTo(13);
-		// Just as slow on 13, its 13 threads busy: undone, and the knee, seen under this
-		// slowdown, forgotten.
+		// Just as slow on 13, its 13 threads busy, in two windows: undone, and the knee,
+		// seen under this slowdown, forgotten.
+		assertThat(decide(3_000_000, 812_500, 0.016, 13, 50).cause()).isInstanceOf(CutDraining.class);
 		Decision restore = decide(3_000_000, 812_500, 0.016, 13, 50);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
 		assertThat(restore.cause()).isEqualTo(new CutDidNotHelp(0.016, 0.016));
@@ -321,7 +323,9 @@ class PoolControllerSequencesTests {
 		cutFrom12To9();
 		this.controller.applied(9);
 		assertThat(surgePulses(9)).isNull();
-		// Just as slow on 9 threads, all busy: undone.
+		// Just as slow on 9 threads, all busy, in two windows: undone.
+		assertThat(decide(400, 150, 60, 9, 40).action()).isEqualTo(Action.HOLD);
+		assertThat(surgePulses(9)).isNull();
 		assertThat(decide(400, 150, 60, 9, 40).action()).isEqualTo(Action.RESTORE);
 		surge(12);
 	}

@@ -280,7 +280,8 @@ class PoolControllerTests {
 	void aCutThatDoesNotShortenTheServiceTimeIsUndoneAndTheRuleRestsUntilTheSlowdownEnds() {
 		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
 		// Still 60 ms with 9 threads: the service is slower for everyone, not congested
-		// by this pool, and fewer threads only serve less.
+		// by this pool, and fewer threads only serve less: undone on the second window.
+		assertThat(decideHeld(400, 150, 60, 9, 100).cause()).isInstanceOf(CutDraining.class);
 		Decision restore = decideHeld(400, 150, 60, 9, 100);
 		assertThat(restore.threads()).isEqualTo(12);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
@@ -301,6 +302,7 @@ class PoolControllerTests {
 	@Test
 	void aCutThatDidNotShortenTheServiceTimeMakesItTheBase() {
 		assertThat(cutForAServiceThreeTimesSlower().threads()).isEqualTo(9);
+		assertThat(decideHeld(400, 150, 60, 9, 100).action()).isEqualTo(Action.HOLD);
 		assertThat(decideHeld(400, 150, 60, 9, 100).action()).isEqualTo(Action.RESTORE);
 		// 60 ms is the work's own time, not threads waiting for one another: 400/s of it
 		// need ⌈24 + 2·√24⌉ = 34 threads, not the 14 of 20 ms.

@@ -47,10 +47,11 @@ final class TuningFamilies {
 	 * of {@link #SLOW_DOWNSTREAM}, offered 204 requests a second at a steady rate rather
 	 * than in bursts. Its base service time climbed with the pool once the uncongested
 	 * windows of its start were old, and it grew to several times its knee, as on real
-	 * threads ({@link WebRunFamilyTests}). It still ends at 33 threads, three beyond its
-	 * knee + 50 %: the knee a step that did not pay teaches is where the step began, the
-	 * 22 threads the slowdown rule's cut left (a tenth beyond X·S₀), and the pool holds
-	 * half beyond that.
+	 * threads ({@link WebRunFamilyTests}). Then it ended at 33 threads, three beyond its
+	 * knee + 50 %: the slowdown rule's cut to 22 (a tenth beyond X·S₀) stood, but its
+	 * shortening was within the service time's noise, so growth did not rest and the
+	 * refusals grew the pool again. A cut that stands now rests growth: it probes down
+	 * from 22, learns the knee near 20 and holds 22.
 	 */
 	static final TuningFamily WEB_RUN = webRun(1, 0.1);
 
