@@ -17,7 +17,9 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * A census of the simulator's families: every draw's broken invariants, one line a draw,
  * and the counts by invariant for draws 1-200 and the rest, written to
  * {@code target/families-census.txt}. Runs only when asked,
- * {@code -Dpoolpilot-tests.census=600} for draws 1 to 600.
+ * {@code -Dpoolpilot-tests.census=600} for draws 1 to 600. With
+ * {@code -Dpoolpilot-tests.census.light-load=15} every draw is first offered a tenth of
+ * its load for 15 s ({@link TuningFamily#afterALightLoad}).
  *
  * @author poolpilot authors
  */
@@ -29,11 +31,13 @@ class TuningFamiliesCensusTests {
 	@Test
 	void census() throws IOException {
 		int draws = Integer.getInteger("poolpilot-tests.census");
+		int lightLoad = Integer.getInteger("poolpilot-tests.census.light-load", 0);
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
 		for (long seed = 1; seed <= draws; seed++) {
-			TuningFamily family = TuningFamily.draw(seed);
+			TuningFamily family = (lightLoad > 0) ? TuningFamily.draw(seed).afterALightLoad(lightLoad, 0.1)
+					: TuningFamily.draw(seed);
 			List<Sample> tuned = family.tuned().run(family.seconds()).only();
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
 			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);

@@ -31,15 +31,17 @@ import io.github.poolpilot.tuning.PoolSimulator.Workload;
  * @param burstSeconds the mean length of a burst or a lull, 0 for steady arrivals
  * @param burstDepth how far a burst rises and a lull falls, as a share of the mean rate
  * @param steal the most of the cores the host steals at a time, 0 for a quiet host
- * @param quietSeconds the seconds before the first arrival: a load step from idle
+ * @param quietSeconds the seconds before the load: a load step from idle, or from a light
+ * load
+ * @param quietShare the share of the load offered in those seconds: 0 for idle
  * @param coldSeconds the seconds after the first arrival during which the blocking calls
  * take {@value #COLD_FACTOR} times as long: a downstream, or the path to it, warming up
  * @param seconds how long a run lasts
  * @author poolpilot authors
  */
 record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCapacity, int start, double capacity,
-		double load, double burstSeconds, double burstDepth, double steal, int quietSeconds, double coldSeconds,
-		int seconds) {
+		double load, double burstSeconds, double burstDepth, double steal, int quietSeconds, double quietShare,
+		double coldSeconds, int seconds) {
 
 	static final int MOST_ARRIVALS = 200;
 
@@ -74,7 +76,7 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 		workload = new Workload(workload.cpuMs() * scale, workload.blockMs() * scale, sigma, permits, expensiveShare,
 				expensiveFactor);
 		return new TuningFamily(seed, workload, new PoolBounds(minThreads, maxThreads), queue, start,
-				capacity(workload, maxThreads), load, burstSeconds, burstDepth, steal, 0, 0, 90);
+				capacity(workload, maxThreads), load, burstSeconds, burstDepth, steal, 0, 0, 0, 90);
 	}
 
 	/**
@@ -95,7 +97,7 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 			double burstSeconds, double burstDepth, double steal, int quietSeconds) {
 		double capacity = capacity(workload, bounds.maxThreads());
 		return new TuningFamily(seed, workload, bounds, queueCapacity, start, capacity, rate / capacity, burstSeconds,
-				burstDepth, steal, quietSeconds, 0, 90);
+				burstDepth, steal, quietSeconds, 0, 0, 90);
 	}
 
 	/**
@@ -106,7 +108,22 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 	 */
 	TuningFamily cold(double seconds) {
 		return new TuningFamily(this.seed, this.workload, this.bounds, this.queueCapacity, this.start, this.capacity,
-				this.load, this.burstSeconds, this.burstDepth, this.steal, this.quietSeconds, seconds, this.seconds);
+				this.load, this.burstSeconds, this.burstDepth, this.steal, this.quietSeconds, this.quietShare, seconds,
+				this.seconds);
+	}
+
+	/**
+	 * The same scenario after a light load: for its first seconds it is offered a share
+	 * of its load, enough for a base service time to be measured at a small size, and
+	 * then the whole load for as long as the scenario lasted.
+	 * @param seconds how long the light load lasts
+	 * @param share the share of the load offered meanwhile
+	 * @return the scenario
+	 */
+	TuningFamily afterALightLoad(int seconds, double share) {
+		return new TuningFamily(this.seed, this.workload, this.bounds, this.queueCapacity, this.start, this.capacity,
+				this.load, this.burstSeconds, this.burstDepth, this.steal, seconds, share, this.coldSeconds,
+				this.seconds + seconds);
 	}
 
 	/**
@@ -152,8 +169,9 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 	DoubleUnaryOperator arrivals() {
 		double rate = offeredRate();
 		int quiet = this.quietSeconds;
+		double before = rate * this.quietShare;
 		if (this.burstSeconds == 0) {
-			return (second) -> (second < quiet) ? 0 : rate;
+			return (second) -> (second < quiet) ? before : rate;
 		}
 		int slotsPerSecond = 20;
 		double[] slots = new double[this.seconds * slotsPerSecond + 1];
@@ -168,7 +186,10 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 				left = -Math.log(1 - random.nextDouble()) * this.burstSeconds;
 			}
 		}
-		return (second) -> (second < quiet) ? 0 : slots[Math.min(slots.length - 1, (int) (second * slotsPerSecond))];
+		return (second) -> {
+			double now = slots[Math.min(slots.length - 1, (int) (second * slotsPerSecond))];
+			return (second < quiet) ? now * this.quietShare : now;
+		};
 	}
 
 	/**
@@ -206,7 +227,11 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 						? String.format(", bursts of %.1f s at +-%.0f %%", this.burstSeconds, 100 * this.burstDepth)
 						: ", steady",
 				(this.steal > 0) ? String.format(", host steals up to %.0f %% of the cores", 100 * this.steal) : "",
-				(this.quietSeconds > 0) ? String.format(", idle for the first %d s", this.quietSeconds) : "",
+				(this.quietSeconds == 0) ? ""
+						: (this.quietShare > 0)
+								? String.format(", %.0f %% of it for the first %d s", 100 * this.quietShare,
+										this.quietSeconds)
+								: String.format(", idle for the first %d s", this.quietSeconds),
 				(this.coldSeconds > 0)
 						? String.format(", calls %.0f x as long for its first %.1f s", COLD_FACTOR, this.coldSeconds)
 						: "",
