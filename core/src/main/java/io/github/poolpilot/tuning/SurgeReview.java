@@ -13,13 +13,14 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
  * service time before the surge (the base when none was measured) says that the threads
  * the surge added wait for something they share, a downstream's limit or the cores. The
  * first window after the surge began at the old size, so it only holds the pool to look
- * again; when the second still says so, the pool goes straight back to a tenth beyond
- * X·S₀, the threads its throughput keeps busy at the base service time, rather than in
- * the slowdown rule's cuts of a quarter a window: a surge is met at once, and so is its
- * overshoot. A cut of a quarter or less is left to the slowdown rule. The cut is judged
- * as the slowdown rule's are, and undone when it did not shorten the service time; it
- * teaches no knee, since X·S₀ is too low where the base is that of the cheaper tasks of a
- * mix.
+ * again, as soon as its service time passed {@value SlowdownRule#SLOWDOWN}× the base,
+ * whatever its noise; when the second still says so, the pool goes straight back to a
+ * tenth beyond X·S₀, the threads its throughput keeps busy at the base service time,
+ * rather than in the slowdown rule's cuts of a quarter a window: a surge is met at once,
+ * and so is its overshoot. A cut of a quarter or less is left to the slowdown rule. The
+ * cut is judged as the slowdown rule's are, and undone when it did not shorten the
+ * service time; it teaches no knee, since X·S₀ is too low where the base is that of the
+ * cheaper tasks of a mix.
  *
  * @author poolpilot authors
  */
@@ -47,14 +48,20 @@ final class SurgeReview {
 		// tasks may keep a pool's service time above its base whatever its size.
 		// And by more than the service time's own noise: on a noisy host or with
 		// lognormal task times one window's service time lies.
-		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
-		double rise = window.serviceMs() / before - 1 - WindowNoise.SIGNIFICANT * serviceNoise;
-		if (window.completions == 0 || !window.queueing || !window.slowed() || !(rise > SlowdownRule.SLOWDOWN - 1)) {
+		if (window.completions == 0 || !window.queueing || !window.slowed()) {
 			return null;
 		}
 		Slowdown slowdown = new Slowdown(window.serviceMs() / window.baseServiceMs, window.baseServiceMs);
 		if (step.windows < WINDOWS) {
+			// Most of the first window's tasks began before the surge's threads met the
+			// downstream's line: its service time has not yet risen as far as it will,
+			// and a rise within its noise only holds the pool to look again.
 			return Decision.hold(window.size, slowdown, null, true);
+		}
+		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
+		double rise = window.serviceMs() / before - 1 - WindowNoise.SIGNIFICANT * serviceNoise;
+		if (!(rise > SlowdownRule.SLOWDOWN - 1)) {
+			return null;
 		}
 		double useful = window.throughput() * window.baseServiceMs / 1000;
 		int target = window.bounds

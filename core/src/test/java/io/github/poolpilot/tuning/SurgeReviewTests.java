@@ -36,20 +36,34 @@ class SurgeReviewTests {
 
 	@Test
 	void aSurgeWhoseServiceTimeDidNotRiseFromBeforeItIsKept() {
-		// A mix of tasks keeps the service time at 2× its base whatever the size.
+		// A mix of tasks keeps the service time at 2× its base whatever the size: the
+		// first window holds to look again, the second keeps the surge.
 		Step surge = surge(4, 14, 100);
+		surge.measure(100, 100);
+		assertThat(SurgeReview.review(surge, window(14, 120), 0).action()).isEqualTo(Action.HOLD);
 		surge.measure(100, 100);
 		assertThat(SurgeReview.review(surge, window(14, 120), 0)).isNull();
 	}
 
 	@Test
-	void aRiseWithinTheServiceTimesNoiseKeepsTheSurge() {
+	void aRiseWithinTheServiceTimesNoiseHoldsTheFirstWindowAndKeepsTheSurgeOnTheSecond() {
 		Step surge = surge(1, 14, Double.NaN);
+		surge.measure(100, 100);
+		// The first window's tasks began before the surge's threads met the downstream's
+		// line: 2.8× its base holds the pool to look again, whatever the noise.
+		assertThat(SurgeReview.review(surge, window(14, 140), 0.7).action()).isEqualTo(Action.HOLD);
 		surge.measure(100, 100);
 		// 2.8× its base, less two standard errors of 0.7: a rise of 0.4, short of the 0.5
 		// that says the threads only waited.
 		assertThat(SurgeReview.review(surge, window(14, 140), 0.7)).isNull();
 		assertThat(SurgeReview.review(surge, window(14, 140), 0.6)).isNotNull();
+	}
+
+	@Test
+	void aFirstWindowWithinOneAndAHalfItsBaseKeepsTheSurge() {
+		Step surge = surge(1, 14, Double.NaN);
+		surge.measure(100, 100);
+		assertThat(SurgeReview.review(surge, window(14, 75), 0)).isNull();
 	}
 
 	@Test

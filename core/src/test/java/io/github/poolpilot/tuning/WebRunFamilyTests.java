@@ -1,14 +1,17 @@
 package io.github.poolpilot.tuning;
 
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.Seeds;
 import io.github.poolpilot.tuning.PoolSimulator.Sample;
+import io.github.poolpilot.tuning.PoolSimulator.Workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,6 +34,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * less than its noise did not rest growth, and the next refusals grew the pool back into
  * the threads it took. Before a cut was judged on two windows and a cut that stands
  * rested growth, 15 of these 40 draws held more than twice the knee.
+ * <p>
+ * The run as the sample sends it: 10 requests a second for 15 s first, then 204, the pool
+ * {@code http} beside the sample's three other pools in a budget of 400. The light load
+ * measures the calls' own 300 ms, and the surge sizes the pool for the whole offered
+ * rate; from there it refuses in every window, does not probe down, and without a knee
+ * seen is not cut for its slowdown, so most draws still hold more than twice the knee 30
+ * s after the step and are listed. When the first window after the surge judged it on the
+ * noise of a service time whose tasks mostly began before the surge's threads met the
+ * downstream's line, 26 of the 40 did; now the first window holds the pool to look again
+ * whenever its service time passed 1.5× the base, and 21 do.
  *
  * @author poolpilot authors
  */
@@ -43,6 +56,19 @@ class WebRunFamilyTests {
 
 	private static final int FROM = 20;
 
+	private static final int LIGHT_SECONDS = 15;
+
+	private static final int SETTLED = 30;
+
+	private static final int KNEE = 20;
+
+	/**
+	 * The draws after a light load that still hold more than twice the knee, each still
+	 * checked, so that one the tuner comes to meet is taken off the list.
+	 */
+	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(2L, 4L, 5L, 6L, 8L, 9L, 10L, 13L, 14L,
+			16L, 19L, 21L, 24L, 26L, 27L, 31L, 32L, 35L, 37L, 38L, 40L);
+
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void thePoolNeverHoldsTwiceTheKneeOnceItsBaseIsOld(long seed) {
@@ -51,6 +77,38 @@ class WebRunFamilyTests {
 		int most = tuned.stream().filter((sample) -> sample.second() >= FROM).mapToInt(Sample::maxSize).max().orElse(0);
 		Seeds.check(seed, RERUN, () -> assertThat(most).as("%s: the most threads from %d s", family, FROM)
 			.isLessThanOrEqualTo((int) (2 * family.knee())));
+	}
+
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void afterALightLoadInABudgetThePoolHoldsAtMostTwiceTheKnee(long seed) {
+		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[new SplittableRandom(seed).nextInt(4)];
+		Workload light = new Workload(0.5, 20, 0.3, 0);
+		List<Sample> http = PoolSimulator.builder()
+			.seed(seed)
+			.budget(400)
+			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
+			.pool("talk", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
+			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
+			.pool("http", new Workload(0.5, 300, sigma, 20), (second) -> (second < LIGHT_SECONDS) ? 10 : 204,
+					new PoolBounds(10, 200), 10, 3, TuningMode.AUTO, 100)
+			.run(LIGHT_SECONDS + 90)
+			.of("http");
+		int most = http.stream()
+			.filter((sample) -> sample.second() >= LIGHT_SECONDS + SETTLED)
+			.mapToInt(Sample::maxSize)
+			.max()
+			.orElse(0);
+		String draw = String.format("calls of sigma %.1f: the most threads from %d s", sigma, LIGHT_SECONDS + SETTLED);
+		Seeds.check(seed, RERUN, () -> {
+			if (KNOWN_FAILURES_AFTER_A_LIGHT_LOAD.contains(seed)) {
+				assertThat(most).as("%s: a known failure that now meets the goal: take it off the list", draw)
+					.isGreaterThan(2 * KNEE);
+			}
+			else {
+				assertThat(most).as(draw).isLessThanOrEqualTo(2 * KNEE);
+			}
+		});
 	}
 
 	static LongStream seeds() {
