@@ -341,8 +341,8 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
-		 * A cut for a slower service is judged again: the tasks that finished since began
-		 * before it, more of them at once than the pool has threads now.
+		 * A cut for a slower service is judged again: the window after it did not show
+		 * it, and the tasks that finished in it began before the cut, many of them.
 		 *
 		 * @param busy the threads busy in the window, X·S
 		 * @param serviceMsBeforeCut the mean service time that prompted the cut

@@ -44,10 +44,6 @@ final class SurgeReview {
 	 * or {@code null} when the step is kept
 	 */
 	static @Nullable Decision review(Step step, ClosedWindow window, double serviceNoise) {
-		// Slower than its base, and than before the surge: a mix of cheap and expensive
-		// tasks may keep a pool's service time above its base whatever its size.
-		// And by more than the service time's own noise: on a noisy host or with
-		// lognormal task times one window's service time lies.
 		if (window.completions == 0 || !window.queueing || !window.slowed()) {
 			return null;
 		}
@@ -58,6 +54,10 @@ final class SurgeReview {
 			// and a rise within its noise only holds the pool to look again.
 			return Decision.hold(window.size, slowdown, null, true);
 		}
+		// Slower than its base, and than before the surge: a mix of cheap and expensive
+		// tasks may keep a pool's service time above its base whatever its size. And by
+		// more than the service time's own noise: on a noisy host or with lognormal task
+		// times one window's service time lies.
 		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
 		double rise = window.serviceMs() / before - 1 - WindowNoise.SIGNIFICANT * serviceNoise;
 		if (!(rise > SlowdownRule.SLOWDOWN - 1)) {
