@@ -101,7 +101,7 @@ final class SlowdownRule {
 			// many of them, and waited behind the threads it took: with a downstream at
 			// its limit the wait shrinks only as they drain.
 			if (!cut.again) {
-				this.cut = new Cut(cut.from, cut.serviceMs, cut.windows, true);
+				this.cut = new Cut(cut.from, cut.serviceMs, true);
 				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs), null, true);
 			}
 			this.notOurs = true;
@@ -149,7 +149,7 @@ final class SlowdownRule {
 		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);
 		if (target < size) {
-			this.cut = new Cut(size, congestion.here.mean(), congestion.here.windows(), false);
+			this.cut = new Cut(size, congestion.here.mean(), false);
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
 		}
 		if (wanted < size) {
@@ -199,7 +199,7 @@ final class SlowdownRule {
 	 * @param serviceMs the mean service time that prompted it
 	 */
 	void watch(int from, double serviceMs) {
-		this.cut = new Cut(from, serviceMs, 1, false);
+		this.cut = new Cut(from, serviceMs, false);
 	}
 
 	/**
@@ -211,10 +211,10 @@ final class SlowdownRule {
 	}
 
 	/**
-	 * A cut: the size before it, and the mean service time that prompted it, over so many
-	 * windows; {@code again} once a window that still drained it held the judgment.
+	 * A cut: the size before it, and the mean service time that prompted it;
+	 * {@code again} once the window after it held the judgment.
 	 */
-	private record Cut(int from, double serviceMs, int windows, boolean again) {
+	private record Cut(int from, double serviceMs, boolean again) {
 	}
 
 	/**
