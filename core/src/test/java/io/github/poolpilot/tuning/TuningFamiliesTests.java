@@ -2,9 +2,11 @@ package io.github.poolpilot.tuning;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.DoubleStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -52,6 +54,37 @@ class TuningFamiliesTests {
 	@MethodSource("scenarios")
 	void theReportedFailuresMeetTheInvariants(String name, TuningFamily family) {
 		meets(family, broken(family), false);
+	}
+
+	@Test
+	void aLightLoadsCallsTakeTheirOwnTime() {
+		TuningFamily family = TuningFamilies.webRun(1, 0).afterALightLoad(15, 0.1);
+		assertThat(callsMs(family, 2, 15)).as("the light load's calls of 300 ms (%s)", family)
+			.allSatisfy((ms) -> assertThat(ms).isBetween(300.0, 301.0));
+	}
+
+	@Test
+	void aColdStartAfterALightLoadBeginsAtTheFirstArrival() {
+		TuningFamily family = TuningFamilies.webRun(1, 0).cold(5).afterALightLoad(15, 0.1);
+		assertThat(callsMs(family, 2, 5)).as("calls 5 x as long in the cold seconds (%s)", family)
+			.allSatisfy((ms) -> assertThat(ms).isGreaterThan(1400.0));
+		assertThat(callsMs(family, 8, 15)).as("calls of 300 ms after them (%s)", family)
+			.allSatisfy((ms) -> assertThat(ms).isBetween(300.0, 301.0));
+	}
+
+	/**
+	 * The response times of the tasks that ended from one second to another, the pool
+	 * fixed at its max-threads, so that none waits for a thread.
+	 */
+	private static List<Double> callsMs(TuningFamily family, int from, int to) {
+		return family.fixedAtMax()
+			.run(to)
+			.only()
+			.stream()
+			.filter((sample) -> sample.second() >= from && sample.second() < to)
+			.flatMapToDouble((sample) -> DoubleStream.of(sample.responseMs()))
+			.boxed()
+			.toList();
 	}
 
 	static LongStream seeds() {

@@ -193,6 +193,13 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 	}
 
 	/**
+	 * The second of the first arrival: the load's start, or the light load's before it.
+	 */
+	private int firstArrival() {
+		return (this.quietShare > 0) ? 0 : this.quietSeconds;
+	}
+
+	/**
 	 * The tuned pool.
 	 */
 	PoolSimulator.Builder tuned() {
@@ -200,7 +207,7 @@ record TuningFamily(long seed, Workload workload, PoolBounds bounds, int queueCa
 			.cores(CORES)
 			.seed(this.seed)
 			.pool("family", this.workload, arrivals(), this.bounds, this.start, 1, TuningMode.AUTO, this.queueCapacity)
-			.cold(this.quietSeconds + this.coldSeconds, COLD_FACTOR);
+			.cold(firstArrival() + this.coldSeconds, COLD_FACTOR);
 		return (this.steal > 0) ? builder.steal(this.seed * 7 + 3, this.steal, this.seconds) : builder;
 	}
 
