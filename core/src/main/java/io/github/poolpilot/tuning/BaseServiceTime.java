@@ -14,9 +14,15 @@ import org.jspecify.annotations.Nullable;
  * slower for every caller): the least measured before the last windows is let go then,
  * and after {@value #KEPT_WINDOWS} windows in any case. Only windows of work like the
  * last window's count: one that finished under a quarter of its tasks (a pool idle but
- * for its health checks, before its load) measured other tasks. A cut that did not
- * shorten the service time ({@link SlowdownRule}), in a window whose ends were the
- * smaller pool's own, shows it is the work's own: it is the base from then on
+ * for its health checks, before its load) measured other tasks, and a least measured in
+ * such a window is let go by the next congested window at as many threads or fewer. At
+ * more threads it is kept while the pool stays congested: a pool that grew for a load
+ * step after a light load (a few requests a second, then several times what a downstream
+ * admits) finishes more tasks a window than the light load did, each longer by the wait
+ * for its own threads, and letting the light load's least go for that made the first
+ * congested window's time the base once the light windows had left the last ones. A cut
+ * that did not shorten the service time ({@link SlowdownRule}), in a window whose ends
+ * were the smaller pool's own, shows it is the work's own: it is the base from then on
  * ({@link #rebase}).
  *
  * @author poolpilot authors
@@ -66,8 +72,13 @@ final class BaseServiceTime {
 		this.lastCompletions = completions;
 		Least least = this.least;
 		boolean slower = least != null && size <= least.size && serviceMs > SlowdownRule.SLOWDOWN * least.serviceMs;
+		// A window of more tasks at more threads, congested, does not tell other work
+		// from
+		// the same work's calls waiting for one another: a least measured under a light
+		// load, before the pool grew, is kept through it.
+		boolean grown = least != null && size > least.size;
 		if (least == null || serviceMs <= least.serviceMs || !congested || slower || least.windows >= KEPT_WINDOWS
-				|| !like(least.completions)) {
+				|| (!like(least.completions) && !grown)) {
 			this.least = new Least(serviceMs, completions, size, 0);
 		}
 		else {

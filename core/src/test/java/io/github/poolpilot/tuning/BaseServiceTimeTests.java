@@ -61,6 +61,25 @@ class BaseServiceTimeTests {
 	}
 
 	@Test
+	void aLeastFromALightLoadIsKeptWhileThePoolGrownForItsStepWaitsAtADownstream() {
+		// 10 calls of 300 ms a second at 10 threads, then 204 a second for a downstream
+		// that admits 20: the surge's 94 threads, then 129, finish 60 to 70 calls a
+		// window, each waiting for the others' at the downstream.
+		for (int i = 0; i < 15; i++) {
+			this.base.add(300, 10, 10, false);
+		}
+		this.base.add(415, 43, 94, true);
+		this.base.add(971, 69, 94, true);
+		for (int i = 0; i < 2 * PoolController.BASE_WINDOWS; i++) {
+			this.base.add(1900, 60 + i % 11, 129, true);
+		}
+		assertThat(this.base.min()).isEqualTo(300);
+		// Congested at the light load's threads or fewer, and far slower: the work's own.
+		this.base.add(1200, 66, 10, true);
+		assertThat(this.base.min()).isEqualTo(1200);
+	}
+
+	@Test
 	void aPoolThatStaysSaturatedWithMoreThreadsKeepsItsLeastBeyondTheLastWindows() {
 		// 8 calls of 50 ms at a time downstream: 100 threads wait 625 ms for them.
 		this.base.add(50, 100, 8, true);

@@ -42,8 +42,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * seen is not cut for its slowdown, so most draws still hold more than twice the knee 30
  * s after the step and are listed. When the first window after the surge judged it on the
  * noise of a service time whose tasks mostly began before the surge's threads met the
- * downstream's line, 26 of the 40 did; now the first window holds the pool to look again
- * whenever its service time passed 1.5× the base, and 21 do.
+ * downstream's line, 26 of the 40 did; since the first window holds the pool to look
+ * again whenever its service time passed 1.5× the base, 21 did. The light load's base was
+ * let go by the first congested window after the surge, which finished several times its
+ * tasks, and once the light windows had left the last ones that window's time, mostly
+ * waiting at the downstream, was the base, and the pool grew on it; now a least is let go
+ * for fewer tasks only at as many threads or fewer, and 14 do: 10 of the 21 met, and 3
+ * that had met do not (7 and 17 probe down to the knee, but reach it 40 s after the step;
+ * 11 stops at 69 threads, where a probe's noisy window taught a knee of 63).
  *
  * @author poolpilot authors
  */
@@ -66,8 +72,8 @@ class WebRunFamilyTests {
 	 * The draws after a light load that still hold more than twice the knee, each still
 	 * checked, so that one the tuner comes to meet is taken off the list.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(2L, 4L, 5L, 6L, 8L, 9L, 10L, 13L, 14L,
-			16L, 19L, 21L, 24L, 26L, 27L, 31L, 32L, 35L, 37L, 38L, 40L);
+	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(2L, 5L, 6L, 7L, 9L, 11L, 13L, 14L, 17L,
+			21L, 24L, 26L, 31L, 40L);
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
