@@ -72,8 +72,7 @@ final class BaseServiceTime {
 		this.lastCompletions = completions;
 		Least least = this.least;
 		boolean slower = least != null && size <= least.size && serviceMs > SlowdownRule.SLOWDOWN * least.serviceMs;
-		// A window of more tasks at more threads, congested, does not tell other work
-		// from
+		// A congested window of more tasks at more threads does not tell other work from
 		// the same work's calls waiting for one another: a least measured under a light
 		// load, before the pool grew, is kept through it.
 		boolean grown = least != null && size > least.size;
