@@ -20,10 +20,10 @@ import org.jspecify.annotations.Nullable;
  * step after a light load (a few requests a second, then several times what a downstream
  * admits) finishes more tasks a window than the light load did, each longer by the wait
  * for its own threads, and letting the light load's least go for that made the first
- * congested window's time the base once the light windows had left the last ones. A cut
- * that did not shorten the service time ({@link SlowdownRule}), in a window whose ends
- * were the smaller pool's own, shows it is the work's own: it is the base from then on
- * ({@link #rebase}).
+ * congested window's time the base once the windows before it had left the last ones. A
+ * cut that did not shorten the service time ({@link SlowdownRule}), in a window whose
+ * ends were the smaller pool's own, shows it is the work's own: it is the base from then
+ * on ({@link #rebase}).
  *
  * @author poolpilot authors
  */

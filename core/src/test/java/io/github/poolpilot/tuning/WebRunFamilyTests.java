@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * downstream's line, 26 of the 40 did; since the first window holds the pool to look
  * again whenever its service time passed 1.5× the base, 21 did. The light load's base was
  * let go by the first congested window after the surge, which finished several times its
- * tasks, and once the light windows had left the last ones that window's time, mostly
+ * tasks, and once the windows before it had left the last ones that window's time, mostly
  * waiting at the downstream, was the base, and the pool grew on it; now a least is let go
  * for fewer tasks only at as many threads or fewer, and 14 do: 10 of the 21 met, and 3
  * that had met do not (7 and 17 probe down to the knee, but reach it 40 s after the step;
