@@ -28,10 +28,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * budget of changes is spent. A pool that refused work in one of the windows a probe is
  * compared with probes down only when its threads were seen to wait elsewhere (a step
  * whose service time rose with it, a cut that relieved, a probe that held) or it is
- * crowded, with over {@value #CROWDED} times the threads its model needs for all it was
- * offered and the CPU at most half busy, or a surge sized it before more than one window
- * had measured a service time and no probe has found a knee since: fewer threads would
- * refuse more otherwise, as in the next burst.
+ * crowded, with the CPU at most half busy and over {@value #CROWDED} times the threads
+ * its model needs for all it was offered, or over {@value #CROWDED_BY_THROUGHPUT} times
+ * those its throughput keeps busy at the base service time, or a surge sized it before
+ * more than one window had measured a service time and no probe has found a knee since:
+ * fewer threads would refuse more otherwise, as in the next burst.
  *
  * @author poolpilot authors
  */
@@ -46,6 +47,15 @@ final class SaturatedGrowth {
 	 * A saturated pool with this many times the threads its model needs is crowded.
 	 */
 	static final double CROWDED = 1.5;
+
+	/**
+	 * A saturated pool with this many times the threads its throughput keeps busy at the
+	 * base service time (X·S₀) is crowded too, whatever it was offered: its tasks take
+	 * that many times their base, waiting for something its threads share. Far enough
+	 * beyond a knee that the probes' tolerance of a few percent does not cost a pool that
+	 * refuses work what it serves.
+	 */
+	static final double CROWDED_BY_THROUGHPUT = 3;
 
 	private final SlowdownRule slowdown;
 
@@ -160,13 +170,21 @@ final class SaturatedGrowth {
 	}
 
 	/**
-	 * Return whether a saturated pool has over {@value #CROWDED} times the threads the
-	 * model needs for all it was offered, refusals included, at the base service time,
-	 * with the CPU at most half busy: its threads wait for something they share, and a
-	 * probe down does not refuse more.
+	 * Return whether a saturated pool, with the CPU at most half busy, has over
+	 * {@value #CROWDED} times the threads the model needs for all it was offered,
+	 * refusals included, at the base service time, or over
+	 * {@value #CROWDED_BY_THROUGHPUT} times those its throughput keeps busy at it: its
+	 * threads wait for something they share, and a probe down does not refuse more. The
+	 * second reads a pool offered far more than a downstream's limit serves, whose model
+	 * needs threads for every task it refuses.
 	 */
 	static boolean crowded(ClosedWindow window) {
-		return window.need > 0 && window.size > CROWDED * window.need && window.cpuLoad >= 0 && window.cpuLoad <= 0.5;
+		if (window.cpuLoad < 0 || window.cpuLoad > 0.5) {
+			return false;
+		}
+		double useful = window.throughput() * window.baseServiceMs / 1000;
+		return (window.need > 0 && window.size > CROWDED * window.need)
+				|| (useful > 0 && window.size > CROWDED_BY_THROUGHPUT * useful);
 	}
 
 	/**

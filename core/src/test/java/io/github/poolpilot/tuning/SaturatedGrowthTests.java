@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link SaturatedGrowth}: a saturated pool with far more threads than its model needs
- * for all it was offered is crowded, and one a surge sized on an estimate probes down
- * while it refuses.
+ * for all it was offered, or than its throughput keeps busy at its base, is crowded, and
+ * one a surge sized on an estimate probes down while it refuses.
  *
  * @author poolpilot authors
  */
@@ -24,6 +24,19 @@ class SaturatedGrowthTests {
 		assertThat(SaturatedGrowth.crowded(window(150, 0.2))).isTrue();
 		assertThat(SaturatedGrowth.crowded(window(29, 0.2))).isTrue();
 		assertThat(SaturatedGrowth.crowded(window(28, 0.2))).isFalse();
+	}
+
+	@Test
+	void aPoolWithOverThreeTimesTheThreadsItsThroughputKeepsBusyAtItsBaseIsCrowded() {
+		// The sample's web-server run: 204 a second offered to a downstream that serves
+		// 66.7 of 300 ms calls; the model needs threads for every task refused, 74, but
+		// the throughput keeps 20 busy at the base.
+		assertThat(webRun(102, 0.2).need).isGreaterThan(68);
+		assertThat(SaturatedGrowth.crowded(webRun(102, 0.2))).isTrue();
+		assertThat(SaturatedGrowth.crowded(webRun(61, 0.2))).isTrue();
+		assertThat(SaturatedGrowth.crowded(webRun(60, 0.2))).isFalse();
+		assertThat(SaturatedGrowth.crowded(webRun(102, 0.6))).isFalse();
+		assertThat(SaturatedGrowth.crowded(webRun(102, -1))).isFalse();
 	}
 
 	@Test
@@ -77,11 +90,21 @@ class SaturatedGrowthTests {
 	}
 
 	/**
-	 * A window offered 240 tasks a second, serving 160 at 900 ms, the base 50 ms.
+	 * A window offered 204 tasks a second, serving 66.7 at 1500 ms, the base 300 ms.
+	 */
+	private static ClosedWindow webRun(int size, double cpuLoad) {
+		return new ClosedWindow(PoolControllerTests.window(204, 66.7, 1500, size, 100, null), size,
+				new PoolBounds(1, 300), cpuLoad, 300, 66.7);
+	}
+
+	/**
+	 * A window offered 240 tasks a second, serving 200 at 900 ms, the base 50 ms: its
+	 * throughput keeps 10 threads busy at the base, so below 31 threads it is not crowded
+	 * by its throughput.
 	 */
 	private static ClosedWindow window(int size, double cpuLoad) {
-		return new ClosedWindow(PoolControllerTests.window(240, 160, 900, size, 100, null), size,
-				new PoolBounds(1, 300), cpuLoad, 50, 160);
+		return new ClosedWindow(PoolControllerTests.window(240, 200, 900, size, 100, null), size,
+				new PoolBounds(1, 300), cpuLoad, 50, 200);
 	}
 
 }
