@@ -341,6 +341,18 @@ public record Decision(Action action, int from, int to, Cause cause, @Nullable K
 		}
 
 		/**
+		 * A cut for a slower service shortened the service time, but the throughput fell
+		 * with the threads beyond the windows' noise: it went below the knee, which is
+		 * the throughput before the cut at the service time after it, and the pool goes
+		 * back to a tenth beyond that.
+		 *
+		 * @param throughputChange the relative change of throughput with fewer threads
+		 * @param kneeThreads the knee, in threads
+		 */
+		record CutBelowKnee(double throughputChange, double kneeThreads) implements Cause {
+		}
+
+		/**
 		 * A cut for a slower service is judged again: the window after it did not show
 		 * it, and the tasks that finished in it began before the cut, many of them.
 		 *

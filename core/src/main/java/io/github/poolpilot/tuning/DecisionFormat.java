@@ -17,6 +17,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.ChangesSpent;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.CutBelowKnee;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
@@ -156,6 +157,11 @@ public final class DecisionFormat {
 		if (cause instanceof CutDidNotHelp cut) {
 			return "service time " + number(cut.serviceMs()) + " ms, not shorter with fewer threads ("
 					+ number(cut.serviceMsBeforeCut()) + " ms before the cut)";
+		}
+		if (cause instanceof CutBelowKnee below) {
+			return "throughput " + percent(below.throughputChange())
+					+ " with fewer threads though the service time shortened, the knee is near "
+					+ number(below.kneeThreads()) + " threads";
 		}
 		if (cause instanceof CutDraining draining) {
 			return "judging the cut again: " + number(draining.busy())

@@ -179,7 +179,7 @@ public final class PoolController {
 		this.cores = cores;
 		this.probes = new DownProbe(clock, this.throughputNoise);
 		this.knee = new Knee(clock);
-		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise);
+		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise, this.throughputNoise);
 		this.changes = new ChangeBudget(clock);
 		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
 		this.saturated = new SaturatedGrowth(this.slowdown, this.refusals, this.probes, this.steps, this.knee,
@@ -285,7 +285,7 @@ public final class PoolController {
 				if (undone.action() == Action.SHRINK) {
 					// A surge's overshoot cut back: undone like a slowdown's cut when
 					// it did not shorten the service time.
-					this.slowdown.watch(window.size, window.serviceMs());
+					this.slowdown.watch(window.size, window);
 				}
 				return undone;
 			}

@@ -3,6 +3,7 @@ package io.github.poolpilot.tuning;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.CutBelowKnee;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
@@ -33,7 +34,12 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * {@value #MIN_RELIEF} of itself in either, the slowdown is not one that fewer threads
  * relieve, so the cut is undone and the rule stays off until the service time is back
  * within {@value #SLOWDOWN}× the smaller size's. A cut that shortened it stands and
- * relieved ({@link #relieved()}): growth rests, and refusals do not cut the rest short.
+ * relieved ({@link #relieved()}): growth rests, and refusals do not cut the rest short;
+ * unless the throughput fell with the threads by more than two standard errors of the
+ * windows' noise while tasks queued: then it went below the knee (the base it was
+ * measured against was that of cheaper work, a mix's), the knee is the throughput before
+ * the cut at the service time after it, and the pool goes back to a tenth beyond it, at
+ * most to where the cut began.
  *
  * @author poolpilot authors
  */
@@ -58,6 +64,8 @@ final class SlowdownRule {
 
 	private final WindowNoise serviceTimes;
 
+	private final WindowNoise throughputs;
+
 	/**
 	 * A cut being judged: the size before it, and the mean service time that prompted it.
 	 */
@@ -74,10 +82,12 @@ final class SlowdownRule {
 	 * Create the rule.
 	 * @param knee the knee seen, below which a pool that refuses work is not cut
 	 * @param serviceTimes the pool's mean service time window to window, with its sizes
+	 * @param throughputs the pool's throughput window to window, with its sizes
 	 */
-	SlowdownRule(Knee knee, WindowNoise serviceTimes) {
+	SlowdownRule(Knee knee, WindowNoise serviceTimes, WindowNoise throughputs) {
 		this.knee = knee;
 		this.serviceTimes = serviceTimes;
+		this.throughputs = throughputs;
 	}
 
 	/**
@@ -101,15 +111,43 @@ final class SlowdownRule {
 			// many of them, and waited behind the threads it took: with a downstream at
 			// its limit the wait shrinks only as they drain.
 			if (!cut.again) {
-				this.cut = new Cut(cut.from, cut.serviceMs, true);
+				this.cut = new Cut(cut.from, cut.serviceMs, cut.throughput, cut.completions, true);
 				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs), null, true);
 			}
 			this.notOurs = true;
 			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
 					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
 		}
+		Decision below = belowKnee(cut, window);
+		if (below != null) {
+			return below;
+		}
 		this.relieved = true;
 		return null;
+	}
+
+	/**
+	 * Return the decision that takes a pool back to the knee when the cut that shortened
+	 * its service time also lost throughput beyond the windows' noise, or {@code null}.
+	 */
+	private @Nullable Decision belowKnee(Cut cut, ClosedWindow window) {
+		if (!window.queueing || !(cut.throughput > 0)) {
+			return null;
+		}
+		double change = window.throughput() / cut.throughput - 1;
+		// One window against one, never less noisy than their completions' counts.
+		double variance = Math.max(2 * this.throughputs.relativeVariance(),
+				1.0 / Math.max(1, window.completions) + 1.0 / Math.max(1, cut.completions));
+		if (!(-change > WindowNoise.SIGNIFICANT * Math.sqrt(variance))) {
+			return null;
+		}
+		double knee = cut.throughput * window.serviceMs() / 1000;
+		int target = window.bounds.clamp(Math.min(cut.from, (int) Math.ceil(knee * (1 + PoolController.KNEE_MARGIN))));
+		if (target <= window.size) {
+			return null;
+		}
+		this.knee.learn(knee, cut.throughput);
+		return Decision.change(Action.REVERT, window.size, target, new CutBelowKnee(change, knee), null, true);
 	}
 
 	/**
@@ -149,7 +187,7 @@ final class SlowdownRule {
 		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);
 		if (target < size) {
-			this.cut = new Cut(size, congestion.here.mean(), false);
+			this.cut = new Cut(size, congestion.here.mean(), window.throughput(), window.completions, false);
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
 		}
 		if (wanted < size) {
@@ -196,10 +234,10 @@ final class SlowdownRule {
 	 * {@link SurgeReview}) as this rule's own: undone when it did not shorten the service
 	 * time.
 	 * @param from the size before the cut
-	 * @param serviceMs the mean service time that prompted it
+	 * @param window the window that prompted it
 	 */
-	void watch(int from, double serviceMs) {
-		this.cut = new Cut(from, serviceMs, false);
+	void watch(int from, ClosedWindow window) {
+		this.cut = new Cut(from, window.serviceMs(), window.throughput(), window.completions, false);
 	}
 
 	/**
@@ -211,10 +249,11 @@ final class SlowdownRule {
 	}
 
 	/**
-	 * A cut: the size before it, and the mean service time that prompted it;
-	 * {@code again} once the window after it held the judgment.
+	 * A cut: the size before it, the mean service time that prompted it and the
+	 * throughput and completions of the window it was made in; {@code again} once the
+	 * window after it held the judgment.
 	 */
-	private record Cut(int from, double serviceMs, boolean again) {
+	private record Cut(int from, double serviceMs, double throughput, long completions, boolean again) {
 	}
 
 	/**

@@ -20,7 +20,9 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
  * and so is its overshoot. A cut of a quarter or less is left to the slowdown rule. The
  * cut is judged as the slowdown rule's are, and undone when it did not shorten the
  * service time; it teaches no knee, since X·S₀ is too low where the base is that of the
- * cheaper tasks of a mix.
+ * cheaper tasks of a mix. Such a cut goes below the knee, and its judgment sees the
+ * throughput fall as the service time shortens: the pool goes back to the knee measured
+ * then ({@link SlowdownRule}).
  *
  * @author poolpilot authors
  */

@@ -16,6 +16,7 @@ import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering;
 import io.github.poolpilot.tuning.Decision.Cause.Buffering.Overflow;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.CutBelowKnee;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
@@ -79,6 +80,8 @@ class DecisionFormatTests {
 			.isEqualTo("shrink 12→9: service time 3.0× its base of 20.0 ms without more throughput");
 		assertThat(format(Action.RESTORE, 9, 12, new CutDidNotHelp(60, 60), null))
 			.isEqualTo("restore 9→12: service time 60.0 ms, not shorter with fewer threads (60.0 ms before the cut)");
+		assertThat(format(Action.REVERT, 6, 11, new CutBelowKnee(-0.4, 10), null)).isEqualTo(
+				"revert 6→11: throughput -40% with fewer threads though the service time shortened, the knee is near 10.0 threads");
 		assertThat(format(Action.HOLD, 9, 9, new CutDraining(14.2, 60), null)).isEqualTo(
 				"hold: judging the cut again: 14.2 threads were busy, its tasks began before it (60.0 ms before the cut)");
 		assertThat(format(Action.SHRINK, 20, 8, new Surplus(8, 10), null))

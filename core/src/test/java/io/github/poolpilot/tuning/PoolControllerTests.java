@@ -16,6 +16,7 @@ import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Busy;
 import io.github.poolpilot.tuning.Decision.Cause.CpuBound;
+import io.github.poolpilot.tuning.Decision.Cause.CutBelowKnee;
 import io.github.poolpilot.tuning.Decision.Cause.CutDidNotHelp;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.GrowthBlocked;
@@ -447,6 +448,36 @@ class PoolControllerTests {
 		Decision window = this.controller.decide(window(580, 580, 20, 1, 20, 0, null, null), 20, BOUNDS, 0.2);
 		assertThat(window.changed()).isFalse();
 		assertThat(window.kept()).isEqualTo(new KeptStep(3, 20, 4.8, true));
+	}
+
+	@Test
+	void aSurgesCutBelowTheKneeOnTheBaseOfCheaperWorkGoesBackToTheKnee() {
+		// A base of cheap work, 20 ms, then a surge to 20 threads for calls of 100 ms to
+		// a downstream that admits 8 (80 a second): its review cuts the pool back to
+		// where the surge began, 3, a tenth beyond X·S₀ of the cheap work's base.
+		PoolBounds bounds = new PoolBounds(1, 64);
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, bounds, 0.2);
+		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, bounds, 0.2);
+		this.controller.pulse(pulse(0, 3, 3, 0, 1000, 990));
+		assertThat(this.controller.pulse(pulse(100, 3, 3, 45, 1060, 1005)).threads()).isEqualTo(20);
+		this.controller.applied(20);
+		assertThat(this.controller.decide(window(600, 80, 250, 0, 20, 100, null, null), 20, bounds, 0.2).action())
+			.isEqualTo(Action.HOLD);
+		Decision cut = this.controller.decide(window(600, 80, 250, 0, 20, 100, null, null), 20, bounds, 0.2);
+		assertThat(cut.action()).isEqualTo(Action.SHRINK);
+		assertThat(cut.threads()).isEqualTo(3);
+		this.controller.applied(3);
+		// The calls' own 100 ms on 3 threads, 30 a second: the service time shortened and
+		// the throughput fell with the threads. The knee is 80 a second at 100 ms.
+		Decision back = this.controller.decide(window(600, 30, 100, 0, 3, 100, null, null), 3, bounds, 0.2);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.threads()).isEqualTo(9);
+		assertThat(back.cause()).isEqualTo(new CutBelowKnee(30.0 / 80 - 1, 8));
+		this.controller.applied(9);
+		// The knee stays: growth stops half beyond it, at 12, however many the model
+		// needs for what the pool refuses.
+		Decision next = this.controller.decide(window(600, 80, 112.5, 0, 9, 100, null, null), 9, bounds, 0.2);
+		assertThat(next.threads()).isLessThanOrEqualTo(12);
 	}
 
 	@Test

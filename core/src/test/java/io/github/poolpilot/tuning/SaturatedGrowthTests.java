@@ -72,7 +72,7 @@ class SaturatedGrowthTests {
 		Knee knee = new Knee(clock);
 		WindowNoise throughputs = new WindowNoise();
 		WindowNoise serviceTimes = new WindowNoise();
-		return new SaturatedGrowth(new SlowdownRule(knee, serviceTimes), new RefusalRule(),
+		return new SaturatedGrowth(new SlowdownRule(knee, serviceTimes, throughputs), new RefusalRule(),
 				new DownProbe(clock, throughputs), new StepJudge(clock, knee, throughputs, serviceTimes), knee,
 				new ChangeBudget(clock));
 	}

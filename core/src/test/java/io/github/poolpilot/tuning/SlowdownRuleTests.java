@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 import io.github.poolpilot.tuning.Decision.Action;
+import io.github.poolpilot.tuning.Decision.Cause.CutBelowKnee;
 import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 
@@ -23,7 +24,9 @@ class SlowdownRuleTests {
 
 	private final WindowNoise serviceTimes = new WindowNoise();
 
-	private final SlowdownRule rule = new SlowdownRule(this.knee, this.serviceTimes);
+	private final WindowNoise throughputs = new WindowNoise();
+
+	private final SlowdownRule rule = new SlowdownRule(this.knee, this.serviceTimes, this.throughputs);
 
 	@Test
 	void aCutGoesToATenthBeyondTheThreadsTheThroughputKeepsBusyAtTheSmallerSizesServiceTime() {
@@ -157,15 +160,38 @@ class SlowdownRuleTests {
 	void aCutWatchedForAnotherRuleIsJudgedAsThisRulesOwn() {
 		// A surge's overshoot cut from 20 at 300 ms (SurgeReview): undone when the
 		// service time did not shorten by a tenth in two windows, kept when it did.
-		this.rule.watch(20, 300);
+		this.rule.watch(20, window(20, 300, 0));
 		assertThat(judge(6, 271).action()).isEqualTo(Action.HOLD);
 		Decision restore = judge(6, 271);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
 		assertThat(restore.to()).isEqualTo(20);
 		assertThat(this.rule.relieved()).isFalse();
-		this.rule.watch(20, 300);
+		this.rule.watch(20, window(20, 300, 0));
 		assertThat(judge(6, 270)).isNull();
 		assertThat(this.rule.relieved()).isTrue();
+	}
+
+	@Test
+	void aCutThatShortenedTheServiceTimeButLostThroughputGoesBackToTheKnee() {
+		// A surge's overshoot cut from 20 at 300 ms to 6 on a base of cheaper work: the
+		// service time fell to the downstream's own 100 ms, and so did the throughput,
+		// from 100 to the 60 that 6 threads serve. The knee is 100 a second at 100 ms.
+		this.rule.watch(20, window(20, 300, 0));
+		Decision back = judge(6, 100, 60);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.to()).isEqualTo(11);
+		assertThat(back.cause()).isEqualTo(new CutBelowKnee(-0.4, 10));
+		assertThat(this.knee.threads()).isEqualTo(10);
+		assertThat(this.rule.relieved()).isFalse();
+	}
+
+	@Test
+	void aCutThatLostThroughputWithinItsNoiseStands() {
+		// 80 tasks against 100: within two standard errors of their counts.
+		this.rule.watch(20, window(20, 300, 0));
+		assertThat(judge(6, 100, 80)).isNull();
+		assertThat(this.rule.relieved()).isTrue();
+		assertThat(this.knee.known()).isFalse();
 	}
 
 	/**
@@ -189,11 +215,11 @@ class SlowdownRuleTests {
 	}
 
 	/**
-	 * A window after a cut, at a size throughout, its threads serving at most the 100
-	 * tasks a second offered.
+	 * A window after a cut, at a size throughout, its threads serving the 100 tasks a
+	 * second offered.
 	 */
 	private Decision judge(int size, double serviceMs) {
-		return judge(size, serviceMs, Math.min(100, size * 1000 / serviceMs));
+		return judge(size, serviceMs, 100);
 	}
 
 	private Decision judge(int size, double serviceMs, double throughput) {
