@@ -55,16 +55,41 @@ class KneeRunFamilyTests {
 	 */
 	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(12L, 14L, 15L);
 
-	private static final int LOAD_FROM = 2;
+	/**
+	 * The draws whose load arrives before the pool's first window that the tuner does not
+	 * meet yet, each still checked: most of them.
+	 */
+	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(1L, 2L, 3L, 4L, 5L, 6L, 8L, 10L, 11L,
+			12L, 13L, 14L, 15L, 17L, 18L, 20L);
 
-	private static final int SETTLED_FROM = LOAD_FROM + 30;
+	private static final int LOAD_FROM = 2;
 
 	private static final int SECONDS = 60;
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void talkSettlesAtTheKneeWithin30SecondsAndServesWhatTheDownstreamAllows(long seed) {
-		check(seed, 0, false, KNOWN_FAILURES);
+		check(seed, LOAD_FROM, 0, false, KNOWN_FAILURES);
+	}
+
+	/**
+	 * The same draws with the load from the pool's first second, before its controller
+	 * closed a window, as on real threads at {@code 8eed952} when {@code talk} was set to
+	 * 50 threads and back to {@code auto} 0.3 s before its load: the fast path compares
+	 * an interval's arrivals with the last window's, so with no window it meets no surge,
+	 * and the windows grow the pool by half while it refuses, keep the step on a
+	 * throughput that neither rose nor fell and learn a knee at its start, near which no
+	 * probe starts. That run held 75 threads to the end; 16 of these 20 draws hold 75 to
+	 * 113 (with the load at 2 s, 1 of them misses). Letting a pool grown before two
+	 * windows measured its base probe down while it refuses, as after a surge on such a
+	 * base, meets 9 of the 16, but costs the census of the families 52 and 130 failing
+	 * draws against 47 and 120, refusing more: not kept.
+	 * @param seed the draw
+	 */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void withTheLoadBeforeTheFirstWindowTalkSettlesAtTheKnee(long seed) {
+		check(seed, 0, 0, false, KNOWN_FAILURES_FROM_THE_FIRST_WINDOW);
 	}
 
 	/**
@@ -80,10 +105,10 @@ class KneeRunFamilyTests {
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void onABusyProcessTalkSettlesAtTheKneeWithin30Seconds(long seed) {
-		check(seed, 1, true, KNOWN_FAILURES_ON_A_BUSY_PROCESS);
+		check(seed, LOAD_FROM, 1, true, KNOWN_FAILURES_ON_A_BUSY_PROCESS);
 	}
 
-	private static void check(long seed, double cpuMs, boolean busyProcess, Set<Long> knownFailures) {
+	private static void check(long seed, int loadFrom, double cpuMs, boolean busyProcess, Set<Long> knownFailures) {
 		SplittableRandom draw = new SplittableRandom(seed);
 		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[draw.nextInt(4)];
 		double coldSeconds = draw.nextDouble(0, 5);
@@ -92,15 +117,15 @@ class KneeRunFamilyTests {
 			.seed(seed)
 			.budget(400)
 			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
-			.pool("talk", new Workload(cpuMs, 50, sigma, 8), (second) -> (second < LOAD_FROM) ? 0 : 240,
+			.pool("talk", new Workload(cpuMs, 50, sigma, 8), (second) -> (second < loadFrom) ? 0 : 240,
 					new PoolBounds(5, 300), 50, 1, TuningMode.AUTO, 100)
 			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
-			.cold(LOAD_FROM + coldSeconds, 5);
+			.cold(loadFrom + coldSeconds, 5);
 		if (busyProcess) {
 			builder.otherThreads(seed * 31, 0.7, 1, SECONDS);
 		}
 		List<Sample> talk = builder.run(SECONDS).of("talk");
-		List<String> missed = missed(talk);
+		List<String> missed = missed(talk, loadFrom + 30);
 		String draws = String.format("calls of sigma %.1f, slow for %.1f s, sizes %s", sigma, coldSeconds,
 				talk.stream().map(Sample::size).toList());
 		Seeds.check(seed, RERUN, () -> {
@@ -114,16 +139,16 @@ class KneeRunFamilyTests {
 		});
 	}
 
-	private static List<String> missed(List<Sample> talk) {
+	private static List<String> missed(List<Sample> talk, int settledFrom) {
 		List<String> missed = new ArrayList<>();
-		int fewest = Run.smallestSize(talk, SETTLED_FROM, SECONDS);
-		int most = Run.largestSize(talk, SETTLED_FROM, SECONDS);
-		double throughput = Run.throughput(talk, SETTLED_FROM, SECONDS);
+		int fewest = Run.smallestSize(talk, settledFrom, SECONDS);
+		int most = Run.largestSize(talk, settledFrom, SECONDS);
+		double throughput = Run.throughput(talk, settledFrom, SECONDS);
 		if (fewest < 8 || most > 12) {
-			missed.add(String.format("%d to %d threads from %d s", fewest, most, SETTLED_FROM));
+			missed.add(String.format("%d to %d threads from %d s", fewest, most, settledFrom));
 		}
 		if (throughput < 0.95 * 160) {
-			missed.add(String.format("served %.1f/s from %d s", throughput, SETTLED_FROM));
+			missed.add(String.format("served %.1f/s from %d s", throughput, settledFrom));
 		}
 		return missed;
 	}
