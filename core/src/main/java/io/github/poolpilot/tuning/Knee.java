@@ -4,9 +4,9 @@ import io.github.poolpilot.measure.NanoClock;
 
 /**
  * Where more threads stopped paying, in threads, as a pool's controller last saw it: a
- * kept step that raised throughput clearly less than in proportion, or a probe down that
- * lost throughput. Forgotten after {@link Backoff#LONGEST}, so that a downstream that
- * widened is found again.
+ * kept step that raised throughput clearly less than in proportion, or a probe down or a
+ * cut that lost throughput. Forgotten after {@link Backoff#LONGEST}, so that a downstream
+ * that widened is found again.
  *
  * @author poolpilot authors
  */
