@@ -5,8 +5,11 @@ import io.github.poolpilot.measure.NanoClock;
 /**
  * Where more threads stopped paying, in threads, as a pool's controller last saw it: a
  * kept step that raised throughput clearly less than in proportion, or a probe down or a
- * cut that lost throughput. Forgotten after {@link Backoff#LONGEST}, so that a downstream
- * that widened is found again.
+ * cut that lost throughput. A kept step measured only that the knee lies at most where it
+ * began: such a knee is a bound, which caps growth as a knee found from below does, but
+ * does not keep probes down from starting near it ({@link #near}); a step that lowers a
+ * knee a probe or a cut found keeps it found. Forgotten after {@link Backoff#LONGEST}, so
+ * that a downstream that widened is found again.
  *
  * @author poolpilot authors
  */
@@ -29,6 +32,11 @@ final class Knee {
 
 	private long knownUntil;
 
+	/**
+	 * Whether the knee is only a bound, taught by a kept step.
+	 */
+	private boolean bound;
+
 	Knee(NanoClock clock) {
 		this.clock = clock;
 	}
@@ -39,6 +47,7 @@ final class Knee {
 	 * @param throughput the throughput seen there
 	 */
 	void learn(double threads, double throughput) {
+		this.bound = false;
 		this.threads = threads;
 		this.throughput = throughput;
 		this.knownUntil = this.clock.nanoTime() + Backoff.LONGEST.toNanos();
@@ -52,12 +61,14 @@ final class Knee {
 	 * @param throughput the throughput seen there
 	 */
 	void atMost(double threads, double throughput) {
+		boolean bound = !known() || this.bound;
 		if (!known() || threads < this.threads) {
 			learn(threads, throughput);
 		}
 		else {
 			learn(this.threads, this.throughput);
 		}
+		this.bound = bound;
 	}
 
 	void forget() {
@@ -127,10 +138,19 @@ final class Knee {
 	}
 
 	/**
-	 * Return whether a size is near the knee, where probing down would gain little.
+	 * Return whether the knee known is only a bound, taught by a kept step: it lies at
+	 * most there.
+	 */
+	boolean bound() {
+		return known() && this.bound;
+	}
+
+	/**
+	 * Return whether a size is near a knee found from below, where probing down would
+	 * gain little; never near a knee that is only a bound.
 	 */
 	boolean near(int size) {
-		return known() && size <= PoolController.NEAR_KNEE * this.threads;
+		return known() && !this.bound && size <= PoolController.NEAR_KNEE * this.threads;
 	}
 
 }

@@ -30,9 +30,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * whose service time rose with it, a cut that relieved, a probe that held) or it is
  * crowded, with the CPU at most half busy and over {@value #CROWDED} times the threads
  * its model needs for all it was offered, or over {@value #CROWDED_BY_THROUGHPUT} times
- * those its throughput keeps busy at the base service time, or a surge sized it before
- * more than one window had measured a service time and no probe has found a knee since:
- * fewer threads would refuse more otherwise, as in the next burst.
+ * those its throughput keeps busy at the base service time, or it is at half beyond a
+ * knee seen or more with the CPU at most half busy (by its own measure the threads beyond
+ * the knee do not pay), or a surge sized it before more than one window had measured a
+ * service time and no probe has found a knee since: fewer threads would refuse more
+ * otherwise, as in the next burst.
  *
  * @author poolpilot authors
  */
@@ -164,7 +166,7 @@ final class SaturatedGrowth {
 		// knee.
 		boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
 				&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest()
-						|| crowded(window) || this.surgedUnmeasured);
+						|| crowded(window) || atKneeCap(window) || this.surgedUnmeasured);
 		Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 		return (probe != null) ? probe : held;
 	}
@@ -179,12 +181,30 @@ final class SaturatedGrowth {
 	 * needs threads for every task it refuses.
 	 */
 	static boolean crowded(ClosedWindow window) {
-		if (window.cpuLoad < 0 || window.cpuLoad > 0.5) {
+		if (!calmCpu(window)) {
 			return false;
 		}
 		double useful = window.throughput() * window.baseServiceMs / 1000;
 		return (window.need > 0 && window.size > CROWDED * window.need)
 				|| (useful > 0 && window.size > CROWDED_BY_THROUGHPUT * useful);
+	}
+
+	/**
+	 * Return whether a saturated pool is at half beyond a knee seen or more, with the CPU
+	 * at most half busy: the step that took it there raised its throughput clearly less
+	 * than in proportion, so by its own measure fewer threads serve as much, and a probe
+	 * down does not refuse more. On a busy CPU its threads hold tasks as a buffer would
+	 * ({@link RefusalRule#buffer}).
+	 */
+	private boolean atKneeCap(ClosedWindow window) {
+		return this.knee.bound() && window.size >= this.knee.cap() && calmCpu(window);
+	}
+
+	/**
+	 * Return whether the process CPU is known and at most half busy.
+	 */
+	private static boolean calmCpu(ClosedWindow window) {
+		return window.cpuLoad >= 0 && window.cpuLoad <= 0.5;
 	}
 
 	/**

@@ -57,10 +57,10 @@ class KneeRunFamilyTests {
 
 	/**
 	 * The draws whose load arrives before the pool's first window that the tuner does not
-	 * meet yet, each still checked: most of them.
+	 * meet yet, each still checked.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(1L, 2L, 3L, 4L, 5L, 6L, 8L, 10L, 11L,
-			12L, 13L, 14L, 15L, 17L, 18L, 20L);
+	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 4L, 10L, 11L, 12L, 13L, 14L, 15L,
+			18L);
 
 	private static final int LOAD_FROM = 2;
 
@@ -79,11 +79,13 @@ class KneeRunFamilyTests {
 	 * an interval's arrivals with the last window's, so with no window it meets no surge,
 	 * and the windows grow the pool by half while it refuses, keep the step on a
 	 * throughput that neither rose nor fell and learn a knee at its start, near which no
-	 * probe starts. That run held 75 threads to the end; 16 of these 20 draws hold 75 to
-	 * 113 (with the load at 2 s, 1 of them misses). Letting a pool grown before two
-	 * windows measured its base probe down while it refuses, as after a surge on such a
-	 * base, meets 9 of the 16, but costs the census of the families 52 and 130 failing
-	 * draws against 47 and 120, refusing more: not kept.
+	 * probe starts. That run held 75 threads to the end, and 16 of these 20 draws held 75
+	 * to 113 (with the load at 2 s, 1 of them misses). Such a knee is only a bound:
+	 * probes may now start near it, and a pool at half beyond it probes down while it
+	 * refuses, and 9 miss. Letting a pool grown before two windows measured its base
+	 * probe down while it refuses, as after a surge on such a base, met 9 of the 16 too,
+	 * but cost the census of the families 52 and 130 failing draws against 47 and 120:
+	 * not kept.
 	 * @param seed the draw
 	 */
 	@ParameterizedTest(name = "seed {0}")

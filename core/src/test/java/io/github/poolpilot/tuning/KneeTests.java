@@ -47,6 +47,25 @@ class KneeTests {
 	}
 
 	@Test
+	void aKneeTaughtByAKeptStepIsABoundThatProbesMayStartNear() {
+		this.knee.atMost(24, 100);
+		assertThat(this.knee.cap()).isEqualTo(36);
+		assertThat(this.knee.bound()).isTrue();
+		assertThat(this.knee.near(25)).isFalse();
+		this.knee.atMost(20, 100);
+		assertThat(this.knee.bound()).isTrue();
+		this.knee.learn(24, 100);
+		assertThat(this.knee.bound()).isFalse();
+		assertThat(this.knee.near(25)).isTrue();
+		// A step from above a knee found from below keeps it found, lower or not.
+		this.knee.atMost(30, 100);
+		assertThat(this.knee.near(25)).isTrue();
+		this.knee.atMost(20, 100);
+		assertThat(this.knee.threads()).isEqualTo(20);
+		assertThat(this.knee.near(21)).isTrue();
+	}
+
+	@Test
 	void withoutAKneeAStepTeachesOne() {
 		this.knee.atMost(24, 100);
 		assertThat(this.knee.threads()).isEqualTo(24);

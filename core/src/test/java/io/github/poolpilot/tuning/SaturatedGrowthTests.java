@@ -64,12 +64,54 @@ class SaturatedGrowthTests {
 		assertThat(heldTwice(found, window).action()).isEqualTo(Action.HOLD);
 	}
 
+	@Test
+	void aPoolAtHalfBeyondAKneeThatIsABoundProbesDownWhileItRefuses() {
+		// A kept step taught a knee of 20 threads, a bound; the pool is at its cap of 30,
+		// every thread busy, refusing 80 tasks, the model asking for more.
+		assertThat(heldTwice(growthWithAKneeOf20(false), atCap(30, 0.2)).action()).isEqualTo(Action.SHRINK);
+		// On a busy CPU its threads hold tasks as a buffer would.
+		assertThat(heldTwice(growthWithAKneeOf20(false), atCap(30, 0.6)).action()).isEqualTo(Action.HOLD);
+		// A knee a probe found is no bound: the pool holds at its cap while it refuses.
+		assertThat(heldTwice(growthWithAKneeOf20(true), atCap(30, 0.2)).action()).isEqualTo(Action.HOLD);
+		// Below the cap it may grow.
+		SaturatedGrowth below = growthWithAKneeOf20(false);
+		below.windowClosed(atCap(29, 0.2));
+		assertThat(below.instead(atCap(29, 0.2), null, false)).isNull();
+	}
+
+	/**
+	 * A pool's saturated growth with a knee of 20 threads, found by a probe or only a
+	 * bound a kept step taught.
+	 */
+	private static SaturatedGrowth growthWithAKneeOf20(boolean found) {
+		Knee knee = new Knee(new FakeClock());
+		if (found) {
+			knee.learn(20, 160);
+		}
+		else {
+			knee.atMost(20, 160);
+		}
+		return growth(knee);
+	}
+
+	/**
+	 * A window offered 240 tasks a second, serving 160 at 187.5 ms, its base: every one
+	 * of 30 threads busy, 80 tasks refused, not crowded.
+	 */
+	private static ClosedWindow atCap(int size, double cpuLoad) {
+		return new ClosedWindow(PoolControllerTests.window(240, 160, 187.5, size, 100, null), size,
+				new PoolBounds(5, 300), cpuLoad, 187.5, 160, 80);
+	}
+
 	/**
 	 * A pool's saturated growth as its controller builds it.
 	 */
 	private static SaturatedGrowth growth() {
+		return growth(new Knee(new FakeClock()));
+	}
+
+	private static SaturatedGrowth growth(Knee knee) {
 		FakeClock clock = new FakeClock();
-		Knee knee = new Knee(clock);
 		WindowNoise throughputs = new WindowNoise();
 		WindowNoise serviceTimes = new WindowNoise();
 		return new SaturatedGrowth(new SlowdownRule(knee, serviceTimes, throughputs), new RefusalRule(),
