@@ -31,10 +31,10 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * crowded, with the CPU at most half busy and over {@value #CROWDED} times the threads
  * its model needs for all it was offered, or over {@value #CROWDED_BY_THROUGHPUT} times
  * those its throughput keeps busy at the base service time, or it is at half beyond a
- * knee seen or more with the CPU at most half busy (by its own measure the threads beyond
- * the knee do not pay), or a surge sized it before more than one window had measured a
- * service time and no probe has found a knee since: fewer threads would refuse more
- * otherwise, as in the next burst.
+ * knee that is only a bound ({@link Knee#bound()}) or more with the CPU at most half busy
+ * (by its own measure the threads beyond the knee do not pay), or a surge sized it before
+ * more than one window had measured a service time and no probe has found a knee since:
+ * fewer threads would refuse more otherwise, as in the next burst.
  *
  * @author poolpilot authors
  */
@@ -190,11 +190,12 @@ final class SaturatedGrowth {
 	}
 
 	/**
-	 * Return whether a saturated pool is at half beyond a knee seen or more, with the CPU
-	 * at most half busy: the step that took it there raised its throughput clearly less
-	 * than in proportion, so by its own measure fewer threads serve as much, and a probe
-	 * down does not refuse more. On a busy CPU its threads hold tasks as a buffer would
-	 * ({@link RefusalRule#buffer}).
+	 * Return whether a saturated pool is at half beyond a knee that is only a bound
+	 * ({@link Knee#bound()}) or more, with the CPU at most half busy: the step that
+	 * taught it raised its throughput clearly less than in proportion, so by its own
+	 * measure fewer threads serve as much, and a probe down does not refuse more. At the
+	 * cap of a knee a probe found, measured from below, the pool holds. On a busy CPU its
+	 * threads hold tasks as a buffer would ({@link RefusalRule#buffer}).
 	 */
 	private boolean atKneeCap(ClosedWindow window) {
 		return this.knee.bound() && window.size >= this.knee.cap() && calmCpu(window);
