@@ -135,10 +135,10 @@ final class SlowdownRule {
 			return null;
 		}
 		double change = window.throughput() / cut.throughput - 1;
-		// One window against one, never less noisy than their completions' counts.
-		double variance = Math.max(2 * this.throughputs.relativeVariance(),
-				1.0 / Math.max(1, window.completions) + 1.0 / Math.max(1, cut.completions));
-		if (!(-change > WindowNoise.SIGNIFICANT * Math.sqrt(variance))) {
+		// One window against one.
+		double error = WindowNoise.relativeError(this.throughputs.relativeVariance(), 1, window.completions, 1,
+				cut.completions);
+		if (!(-change > WindowNoise.SIGNIFICANT * error)) {
 			return null;
 		}
 		double knee = cut.throughput * window.serviceMs() / 1000;

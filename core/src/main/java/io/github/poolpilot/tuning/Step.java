@@ -158,9 +158,8 @@ final class Step {
 	}
 
 	private double relativeError(double relativeVariance, int windows, long completions) {
-		double measured = relativeVariance * (1.0 / Math.max(1, windows) + 1.0 / this.windowsBefore);
-		return Math.sqrt(Math.max(measured, 1.0 / Math.max(1, completions)
-				+ 1.0 / Math.max(1, this.completionsBefore * (long) this.windowsBefore)));
+		return WindowNoise.relativeError(relativeVariance, windows, completions, this.windowsBefore,
+				this.completionsBefore * (long) this.windowsBefore);
 	}
 
 	/**

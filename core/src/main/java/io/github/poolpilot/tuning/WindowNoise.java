@@ -66,6 +66,24 @@ final class WindowNoise {
 	}
 
 	/**
+	 * The standard error of the relative difference of two means of a figure, over so
+	 * many windows each, from the relative variance of one window's, √(v·(1/n₁ + 1/n₀)),
+	 * and never less than the Poisson error of the tasks counted in them, √(1/N₁ + 1/N₀).
+	 * @param relativeVariance the relative variance of one window's figure
+	 * ({@link #relativeVariance()})
+	 * @param windows the windows of one mean
+	 * @param completions the tasks they counted
+	 * @param windowsBefore the windows of the other
+	 * @param completionsBefore the tasks those counted
+	 * @return the standard error
+	 */
+	static double relativeError(double relativeVariance, int windows, long completions, int windowsBefore,
+			long completionsBefore) {
+		double measured = relativeVariance * (1.0 / Math.max(1, windows) + 1.0 / windowsBefore);
+		return Math.sqrt(Math.max(measured, 1.0 / Math.max(1, completions) + 1.0 / Math.max(1, completionsBefore)));
+	}
+
+	/**
 	 * Return the relative variance of one window's value, pooled within the runs of
 	 * windows at one size, each window's deviation taken from its run's median: 0 until
 	 * two windows in a row had one size. Once {@value #FEWEST_FOR_OUTLIER} degrees of
