@@ -30,9 +30,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * whose service time rose with it, a cut that relieved, a probe that held) or it is
  * crowded, with the CPU at most half busy and over {@value #CROWDED} times the threads
  * its model needs for all it was offered, or over {@value #CROWDED_BY_THROUGHPUT} times
- * those its throughput keeps busy at the base service time, or it is at half beyond a
- * knee that is only a bound ({@link Knee#bound()}) or more with the CPU at most half busy
- * (by its own measure the threads beyond the knee do not pay), or a surge sized it before
+ * those its throughput keeps busy at the base service time, or it holds more threads than
+ * a knee that is only a bound ({@link Knee#bound()}) with the CPU at most half busy (by
+ * its own measure the threads beyond the knee do not pay), or a surge sized it before
  * more than one window had measured a service time and no probe has found a knee since:
  * fewer threads would refuse more otherwise, as in the next burst.
  *
@@ -166,7 +166,7 @@ final class SaturatedGrowth {
 		// knee.
 		boolean due = (probing || (this.saturatedHolds + 1 >= HOLDS_BEFORE_PROBE && !this.changes.spent()))
 				&& (this.windowsWithoutRefusals >= WindowNoise.LEVEL_WINDOWS || this.steps.wastedRest()
-						|| crowded(window) || atKneeCap(window) || this.surgedUnmeasured);
+						|| crowded(window) || aboveABound(window) || this.surgedUnmeasured);
 		Decision probe = due ? this.probes.start(window, kept, this.knee) : null;
 		return (probe != null) ? probe : held;
 	}
@@ -190,15 +190,15 @@ final class SaturatedGrowth {
 	}
 
 	/**
-	 * Return whether a saturated pool is at half beyond a knee that is only a bound
-	 * ({@link Knee#bound()}) or more, with the CPU at most half busy: the step that
-	 * taught it raised its throughput clearly less than in proportion, so by its own
-	 * measure fewer threads serve as much, and a probe down does not refuse more. At the
-	 * cap of a knee a probe found, measured from below, the pool holds. On a busy CPU its
-	 * threads hold tasks as a buffer would ({@link RefusalRule#buffer}).
+	 * Return whether a saturated pool holds more threads than a knee that is only a bound
+	 * ({@link Knee#bound()}), with the CPU at most half busy: the step that taught it
+	 * raised its throughput clearly less than in proportion, so by its own measure fewer
+	 * threads serve as much, and a probe down does not refuse more. Above a knee a probe
+	 * found, measured from below, the pool holds. On a busy CPU its threads hold tasks as
+	 * a buffer would ({@link RefusalRule#buffer}).
 	 */
-	private boolean atKneeCap(ClosedWindow window) {
-		return this.knee.bound() && window.size >= this.knee.cap() && calmCpu(window);
+	private boolean aboveABound(ClosedWindow window) {
+		return this.knee.bound() && window.size > this.knee.threads() && calmCpu(window);
 	}
 
 	/**

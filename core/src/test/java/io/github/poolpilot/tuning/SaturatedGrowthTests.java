@@ -79,6 +79,29 @@ class SaturatedGrowthTests {
 		assertThat(below.instead(atCap(29, 0.2), null, false)).isNull();
 	}
 
+	@Test
+	void aPoolAboveAKneeThatIsABoundProbesDownWhileItRefusesBelowTheKneesCapToo() {
+		// A kept step taught a knee of 20 threads, a bound; the pool holds 25, below the
+		// knee's cap of 30, every thread busy, refusing 80 tasks, its model asking for
+		// fewer threads than it has, neither crowded.
+		assertThat(heldTwice(growthWithAKneeOf20(false), aboveTheKnee(0.2)).action()).isEqualTo(Action.SHRINK);
+		assertThat(heldTwice(growthWithAKneeOf20(false), aboveTheKnee(0.6)).action()).isEqualTo(Action.HOLD);
+		assertThat(heldTwice(growthWithAKneeOf20(true), aboveTheKnee(0.2)).action()).isEqualTo(Action.HOLD);
+	}
+
+	/**
+	 * A window of 25 threads offered 240 tasks a second, serving 160 at 156.25 ms against
+	 * a base of 60 ms: every thread busy, 80 tasks refused, the model's need 22, not
+	 * crowded.
+	 */
+	private static ClosedWindow aboveTheKnee(double cpuLoad) {
+		ClosedWindow window = new ClosedWindow(PoolControllerTests.window(240, 160, 156.25, 25, 100, null), 25,
+				new PoolBounds(5, 300), cpuLoad, 60, 160, 80);
+		assertThat(window.need).isEqualTo(22);
+		assertThat(SaturatedGrowth.crowded(window)).isFalse();
+		return window;
+	}
+
 	/**
 	 * A pool's saturated growth with a knee of 20 threads, found by a probe or only a
 	 * bound a kept step taught.
