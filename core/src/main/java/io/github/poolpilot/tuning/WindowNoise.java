@@ -87,16 +87,42 @@ final class WindowNoise {
 	 * Return the relative variance of one window's value, pooled within the runs of
 	 * windows at one size, each window's deviation taken from its run's median: 0 until
 	 * two windows in a row had one size. Once {@value #FEWEST_FOR_OUTLIER} degrees of
-	 * freedom count, the largest deviation is left out when its square is over
-	 * {@value #OUTLIER} times the mean of the others' (ten times as far from its median
-	 * as they typically are): a window of another regime than its run's (a cold start, a
-	 * pause), which would otherwise set the noise of the next {@value #WINDOWS} windows.
+	 * freedom count, every window whose squared deviation is over {@value #OUTLIER} times
+	 * the median of them all (ten times as far from its run's median as windows typically
+	 * are) is left out, with a degree each: a window of another regime than its run's (a
+	 * cold start, a pause, a load that changed while the size held), which would
+	 * otherwise set the noise of the next {@value #WINDOWS} windows. A median, not a
+	 * mean, is the measure of what is typical, so that several such windows (a cold start
+	 * lasts a few) do not hide one another.
 	 */
 	double relativeVariance() {
-		double[] squares = new double[WINDOWS];
-		int deviations = 0;
-		int degrees = 0;
+		Deviations deviations = deviations();
+		double sum = 0;
+		int degrees = deviations.degrees();
+		for (int i = 0; i < deviations.squares().length; i++) {
+			double square = deviations.squares()[i];
+			if (Double.isNaN(square)) {
+				continue;
+			}
+			if (deviations.outlier(i)) {
+				degrees--;
+			}
+			else {
+				sum += square;
+			}
+		}
+		return (degrees > 0) ? sum / degrees : 0;
+	}
+
+	/**
+	 * Each kept window's squared relative deviation from the median of its run of windows
+	 * at one size, and the degrees of freedom they count.
+	 */
+	private Deviations deviations() {
 		int filled = Math.min(this.count, WINDOWS);
+		double[] squares = new double[filled];
+		Arrays.fill(squares, Double.NaN);
+		int degrees = 0;
 		int run = 0;
 		for (int i = filled - 1; i >= -1; i--) {
 			int size = (i >= 0) ? sizeAt(i) : -1;
@@ -106,7 +132,7 @@ final class WindowNoise {
 				if (median > 0) {
 					for (int j = i + 1; j <= i + run; j++) {
 						double deviation = valueAt(j) / median - 1;
-						squares[deviations++] = deviation * deviation;
+						squares[j] = deviation * deviation;
 					}
 					degrees += run - 1;
 				}
@@ -116,17 +142,11 @@ final class WindowNoise {
 				run++;
 			}
 		}
-		double sum = 0;
-		double largest = 0;
-		for (int i = 0; i < deviations; i++) {
-			sum += squares[i];
-			largest = Math.max(largest, squares[i]);
-		}
-		if (degrees >= FEWEST_FOR_OUTLIER && largest > OUTLIER * (sum - largest) / (deviations - 1)) {
-			sum -= largest;
-			degrees--;
-		}
-		return (degrees > 0) ? sum / degrees : 0;
+		double[] counted = Arrays.stream(squares).filter((square) -> !Double.isNaN(square)).sorted().toArray();
+		int n = counted.length;
+		double typical = (degrees < FEWEST_FOR_OUTLIER) ? 0
+				: (n % 2 == 1) ? counted[n / 2] : (counted[n / 2 - 1] + counted[n / 2]) / 2;
+		return new Deviations(squares, degrees, typical);
 	}
 
 	/**
@@ -143,7 +163,11 @@ final class WindowNoise {
 
 	/**
 	 * Return the level of the last run of windows, when they were at the given size: the
-	 * mean of its last {@value #LEVEL_WINDOWS} values and how many.
+	 * mean of its last {@value #LEVEL_WINDOWS} values of the last window's regime, and
+	 * how many. A window the noise leaves out as of another regime than its run ends the
+	 * level when the last window is not one, and the others end it when the last window
+	 * is one: the level of a pool whose load rose while its size held is not the mean of
+	 * the windows before the rise and after it.
 	 * @param size the size
 	 * @return the level, of no windows when the last window was at another size
 	 */
@@ -151,7 +175,10 @@ final class WindowNoise {
 		int filled = Math.min(this.count, WINDOWS);
 		int windows = 0;
 		double sum = 0;
-		for (int i = filled - 1; i >= 0 && windows < LEVEL_WINDOWS && sizeAt(i) == size; i--) {
+		Deviations deviations = deviations();
+		boolean regime = filled > 0 && deviations.outlier(filled - 1);
+		for (int i = filled - 1; i >= 0 && windows < LEVEL_WINDOWS && sizeAt(i) == size
+				&& deviations.outlier(i) == regime; i--) {
 			windows++;
 			sum += valueAt(i);
 		}
@@ -215,6 +242,23 @@ final class WindowNoise {
 	private int index(int i) {
 		int oldest = (this.count > WINDOWS) ? this.count % WINDOWS : 0;
 		return (oldest + i) % WINDOWS;
+	}
+
+	/**
+	 * The windows' squared relative deviations from their runs' medians, oldest first
+	 * (NaN for a window in no run of two or more), the degrees of freedom they count, and
+	 * the median of them, 0 while fewer than {@value #FEWEST_FOR_OUTLIER} degrees count.
+	 */
+	private record Deviations(double[] squares, int degrees, double typical) {
+
+		/**
+		 * Whether the i-th window is of another regime than its run: over
+		 * {@value #OUTLIER} times the typical squared deviation.
+		 */
+		boolean outlier(int i) {
+			return this.typical > 0 && this.squares[i] > OUTLIER * this.typical;
+		}
+
 	}
 
 	/**

@@ -43,23 +43,26 @@ class KneeRunFamilyTests {
 
 	/**
 	 * The draws the tuner does not meet yet, each still checked: it must still miss the
-	 * goal, so that one the tuner comes to meet is taken off the list.
+	 * goal, so that one the tuner comes to meet is taken off the list. None since the
+	 * windows' noise leaves out every window of another regime (10 was the last: its
+	 * probes waited for the cold start's windows to leave the noise).
 	 */
-	private static final Set<Long> KNOWN_FAILURES = Set.of(10L);
+	private static final Set<Long> KNOWN_FAILURES = Set.of();
 
 	/**
 	 * The draws on a busy process the tuner does not meet yet, each still checked. Since
 	 * probes wait for windows quiet enough to read them, two draws (12, 15) reach the
 	 * knee a second or two later than before, and their last probe, below it, falls in
-	 * the goal's time; two others (10, 13) now meet the goal.
+	 * the goal's time; two others (10, 13) now meet the goal. Since the noise leaves out
+	 * every window of the cold start, 12 meets it too.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(12L, 14L, 15L);
+	private static final Set<Long> KNOWN_FAILURES_ON_A_BUSY_PROCESS = Set.of(14L, 15L);
 
 	/**
 	 * The draws whose load arrives before the pool's first window that the tuner does not
 	 * meet yet, each still checked.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 4L, 10L, 11L, 12L, 15L, 18L);
+	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 4L, 10L, 11L, 12L, 15L);
 
 	private static final int LOAD_FROM = 2;
 
@@ -81,11 +84,12 @@ class KneeRunFamilyTests {
 	 * probe starts. That run held 75 threads to the end, and 16 of these 20 draws held 75
 	 * to 113 (with the load at 2 s, 1 of them misses). Such a knee is only a bound:
 	 * probes may now start near it, and a pool at half beyond it probes down while it
-	 * refuses, and 9 missed; one anywhere above it does, and 7 miss (13 and 14 held 157
-	 * and 44 threads, above a bound their steps had taught, short of its cap). Letting a
-	 * pool grown before two windows measured its base probe down while it refuses, as
-	 * after a surge on such a base, met 9 of the 16 too, but cost the census of the
-	 * families 52 and 130 failing draws against 47 and 120: not kept.
+	 * refuses, and 9 missed; one anywhere above it does, and 7 missed (13 and 14 held 157
+	 * and 44 threads, above a bound their steps had taught, short of its cap). Since the
+	 * noise leaves out every window of the cold start, not only the farthest, 6 miss.
+	 * Letting a pool grown before two windows measured its base probe down while it
+	 * refuses, as after a surge on such a base, met 9 of the 16 too, but cost the census
+	 * of the families 52 and 130 failing draws against 47 and 120: not kept.
 	 * @param seed the draw
 	 */
 	@ParameterizedTest(name = "seed {0}")

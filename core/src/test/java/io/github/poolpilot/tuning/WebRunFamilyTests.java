@@ -53,8 +53,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of them refused in every window at several times the knee, never crowded by the model's
  * need, which counts a thread for every task refused; a pool with over three times the
  * threads its throughput keeps busy at its base is crowded too, probes down while it
- * refuses, and 6 do: 9 of the 14 met, and 18, which met, now holds 53 threads (its probes
- * down stop at 40 for a noisy knee of 35.5, and a burst's surge goes to half beyond it).
+ * refuses, and 6 did: 9 of the 14 met, and 18, which met, held 53 threads (its probes
+ * down stopped at 40 for a noisy knee of 35.5, and a burst's surge went to half beyond
+ * it). Since the windows' noise leaves out every window of another regime (the light
+ * load's, the surge's first), 18 meets again and 5 do.
  *
  * @author poolpilot authors
  */
@@ -77,7 +79,7 @@ class WebRunFamilyTests {
 	 * The draws after a light load that still hold more than twice the knee, each still
 	 * checked, so that one the tuner comes to meet is taken off the list.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(5L, 6L, 9L, 14L, 18L, 21L);
+	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(5L, 6L, 9L, 14L, 21L);
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")

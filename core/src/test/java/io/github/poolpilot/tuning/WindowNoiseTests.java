@@ -72,6 +72,34 @@ class WindowNoiseTests {
 	}
 
 	@Test
+	void everyWindowOfAnotherRegimeIsLeftOutOfTheNoiseNotOnlyTheFarthest() {
+		WindowNoise noise = new WindowNoise();
+		// A cold start of three windows at 300 threads, then six around 159: a mean of
+		// the others would count the two nearer cold windows as typical.
+		for (double value : new double[] { 33, 32, 59, 159, 161, 160, 158, 162, 159 }) {
+			noise.add(300, value);
+		}
+		// The run's median is 159: (0² + 2² + 1² + 1² + 3² + 0²) / 159² over the five
+		// degrees the six windows leave.
+		assertThat(noise.relativeVariance()).isCloseTo((0 + 4 + 1 + 1 + 9 + 0) / (159.0 * 159) / 5, offset(1e-12));
+	}
+
+	@Test
+	void theLevelIsThatOfTheLastWindowsRegime() {
+		WindowNoise noise = new WindowNoise();
+		// A light load's windows, then two of a load ten times as heavy, at one size.
+		for (double value : new double[] { 20, 18, 21, 19, 22, 20, 75, 72 }) {
+			noise.add(5, value);
+		}
+		assertThat(noise.level(5)).isEqualTo(new Level(73.5, 2));
+		// Once the heavy load is the run's regime, the light windows are the outliers.
+		for (double value : new double[] { 74, 73, 76, 75, 74 }) {
+			noise.add(5, value);
+		}
+		assertThat(noise.level(5)).isEqualTo(new Level(74.5, WindowNoise.LEVEL_WINDOWS));
+	}
+
+	@Test
 	void aFarWindowCountsWhileTooFewOthersSayWhatIsNear() {
 		WindowNoise noise = new WindowNoise();
 		for (double value : new double[] { 81, 162, 160 }) {
