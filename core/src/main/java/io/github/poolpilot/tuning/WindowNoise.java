@@ -142,10 +142,8 @@ final class WindowNoise {
 				run++;
 			}
 		}
-		double[] counted = Arrays.stream(squares).filter((square) -> !Double.isNaN(square)).sorted().toArray();
-		int n = counted.length;
 		double typical = (degrees < FEWEST_FOR_OUTLIER) ? 0
-				: (n % 2 == 1) ? counted[n / 2] : (counted[n / 2 - 1] + counted[n / 2]) / 2;
+				: median(Arrays.stream(squares).filter((square) -> !Double.isNaN(square)).toArray());
 		return new Deviations(squares, degrees, typical);
 	}
 
@@ -157,8 +155,16 @@ final class WindowNoise {
 		for (int j = 0; j < windows; j++) {
 			values[j] = valueAt(from + j);
 		}
+		return median(values);
+	}
+
+	/**
+	 * The median of some values, at least one, sorting them in place.
+	 */
+	private static double median(double[] values) {
 		Arrays.sort(values);
-		return (windows % 2 == 1) ? values[windows / 2] : (values[windows / 2 - 1] + values[windows / 2]) / 2;
+		int n = values.length;
+		return (n % 2 == 1) ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 	}
 
 	/**
