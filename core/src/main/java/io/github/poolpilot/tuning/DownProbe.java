@@ -18,19 +18,19 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * of the mean of the windows at its size before it, up to
  * {@value WindowNoise#LEVEL_WINDOWS}, so that one window's noise on a loaded machine is
  * not taken for a fall) fewer is better, and the next probe follows, held to the most
- * throughput of its chain, so that losses within the tolerance do not add up; if it
- * falls, the probe went below the knee, whose service time is then the base S₀
- * uncongested, and the knee is X·S₀ threads. The next probe then rests ({@link Backoff}).
- * No probe goes below the threads the CPU time alone keeps busy, nor starts near a knee
- * already seen, nor in a pool offered less than it serves (one that drains a backlog). A
- * probe whose possible loss is within the noise of the tasks that ended is judged over
- * more windows, and one still unclear after them is undone without a knee: one noisy
- * window neither teaches a knee nor takes threads. The next probe then waits a few
- * seconds ({@link #UNCLEAR_REST}), not the doubling rest after a fall. A fall within one
- * standard error of the windows' noise is judged over more windows too, as is a loss that
- * would be. No probe starts whose loss below the knee would stay within the noise over
- * the most windows it is judged on: it would only be undone, two of the pool's changes
- * spent.
+ * throughput of its chain, so that losses within the tolerance do not add up, and halves
+ * the pool once two probes of the chain held ({@link #cut}); if it falls, the probe went
+ * below the knee, whose service time is then the base S₀ uncongested, and the knee is
+ * X·S₀ threads. The next probe then rests ({@link Backoff}). No probe goes below the
+ * threads the CPU time alone keeps busy, nor starts near a knee already seen, nor in a
+ * pool offered less than it serves (one that drains a backlog). A probe whose possible
+ * loss is within the noise of the tasks that ended is judged over more windows, and one
+ * still unclear after them is undone without a knee: one noisy window neither teaches a
+ * knee nor takes threads. The next probe then waits a few seconds
+ * ({@link #UNCLEAR_REST}), not the doubling rest after a fall. A fall within one standard
+ * error of the windows' noise is judged over more windows too, as is a loss that would
+ * be. No probe starts whose loss below the knee would stay within the noise over the most
+ * windows it is judged on: it would only be undone, two of the pool's changes spent.
  * <p>
  * The throughput a probe that follows one that held must keep is the mean of the chain's
  * last {@value WindowNoise#LEVEL_WINDOWS} windows, and never less than the level where
@@ -43,6 +43,16 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 final class DownProbe {
 
 	static final double CUT = 0.25;
+
+	/**
+	 * The share a probe takes once {@value #HELD_BEFORE_HALVING} probes of its chain
+	 * held, in a pool of at least {@value #LEAST_TO_HALVE} threads.
+	 */
+	static final double CHAIN_CUT = 0.5;
+
+	static final int HELD_BEFORE_HALVING = 2;
+
+	static final int LEAST_TO_HALVE = 16;
 
 	static final double TOLERANCE = 0.05;
 
@@ -76,6 +86,11 @@ final class DownProbe {
 	 * The level where the current chain of probes began.
 	 */
 	private double chainStart = Double.NaN;
+
+	/**
+	 * How many probes of the current chain held.
+	 */
+	private int chainHeld;
 
 	DownProbe(NanoClock clock) {
 		this(clock, new WindowNoise());
@@ -123,6 +138,7 @@ final class DownProbe {
 		Verdict verdict = (!clear && !fell && window.queueing) ? Verdict.UNCLEAR : Verdict.JUDGED;
 		this.held = !fell && verdict == Verdict.JUDGED;
 		if (this.held) {
+			this.chainHeld++;
 			for (int i = 0; i < probe.windows; i++) {
 				this.chain.add(probe.throughput());
 			}
@@ -166,7 +182,7 @@ final class DownProbe {
 			return null;
 		}
 		int cpuThreads = (waitCompute != null) ? (int) Math.ceil(window.busy / (1 + waitCompute)) : 1;
-		int target = window.bounds.clamp(Math.max(cpuThreads, (int) (size * (1 - CUT))));
+		int target = window.bounds.clamp(Math.max(cpuThreads, (int) (size * (1 - cut(size)))));
 		if (target >= size) {
 			return null;
 		}
@@ -185,6 +201,7 @@ final class DownProbe {
 			return null;
 		}
 		if (!this.held) {
+			this.chainHeld = 0;
 			this.chainStart = throughput;
 			this.chain.clear();
 			for (int i = 0; i < windows; i++) {
@@ -194,6 +211,17 @@ final class DownProbe {
 		this.pending = probe;
 		return Decision.change(Action.SHRINK, size, target, new ProbingDown(throughput, window.serviceMs()), kept,
 				true);
+	}
+
+	/**
+	 * The share of its threads the next probe takes: a quarter, and half once two probes
+	 * of the chain held in a pool of sixteen threads or more, which is then far above its
+	 * knee more often than near it. From 300 threads, a chain of quarters takes twelve
+	 * probes to reach 8, one that halves seven to reach 7.
+	 */
+	private double cut(int size) {
+		boolean far = this.held && this.chainHeld >= HELD_BEFORE_HALVING && size >= LEAST_TO_HALVE;
+		return far ? CHAIN_CUT : CUT;
 	}
 
 	/**

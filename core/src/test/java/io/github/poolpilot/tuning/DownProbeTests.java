@@ -162,6 +162,28 @@ class DownProbeTests {
 	}
 
 	@Test
+	void onceTwoProbesOfAChainHeldTheNextHalvesAPoolOfSixteenThreadsOrMore() {
+		WindowNoise throughputs = new WindowNoise();
+		DownProbe probe = new DownProbe(this.clock, throughputs);
+		int[] sizes = { 64, 48, 36, 18, 9, 6 };
+		for (int i = 0; i + 1 < sizes.length; i++) {
+			throughputs.add(sizes[i], 1000);
+			if (i > 0) {
+				assertThat(probe.judge(window(1400, 1000, sizes[i], null, 0.5)).fell()).isFalse();
+			}
+			// A quarter, a quarter, then half while the pool has 16 threads or more.
+			assertThat(probe.start(window(1400, 1000, sizes[i], null, 0.5), null, this.knee).to())
+				.as("the probe from %d", sizes[i])
+				.isEqualTo(sizes[i + 1]);
+		}
+		// A window without a probe ends the chain: the next one takes a quarter again.
+		throughputs.add(6, 1000);
+		probe.judge(window(1400, 1000, 6, null, 0.5));
+		assertThat(probe.judge(window(1400, 1000, 6, null, 0.5))).isNull();
+		assertThat(probe.start(window(1400, 1000, 40, null, 0.5), null, this.knee).to()).isEqualTo(30);
+	}
+
+	@Test
 	void aFallWithinOneStandardErrorIsJudgedOverMoreWindows() {
 		// 400 tasks a window, before and after: a standard error of 7.1 %, so a 25 %
 		// loss stands out of it, but a 6 % fall does not.

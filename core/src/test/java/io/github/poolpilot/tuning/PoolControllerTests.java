@@ -337,24 +337,24 @@ class PoolControllerTests {
 		Decision next = decide(upTo50, 240, 160, 37 * 1000 / 160.0, 37, 600);
 		assertThat(next.threads()).isEqualTo(27);
 		assertThat(next.kept()).isEqualTo(new KeptStep(50, 37, 0.0, false));
-		int size = 27;
-		while (size > 8) {
-			Decision down = decide(upTo50, 240, 160, size * 1000 / 160.0, size, 600);
-			assertThat(down.cause()).isInstanceOf(ProbingDown.class);
-			size = down.threads();
-		}
-		assertThat(size).isEqualTo(8);
-		Decision below = decide(upTo50, 240, 160, 50, 8, 600);
+		// Two probes of the chain held: the next halves the pool, then, below 16
+		// threads, a quarter again.
+		Decision half = decide(upTo50, 240, 160, 27 * 1000 / 160.0, 27, 600);
+		assertThat(half.cause()).isInstanceOf(ProbingDown.class);
+		assertThat(half.threads()).isEqualTo(13);
+		assertThat(decide(upTo50, 240, 160, 13 * 1000 / 160.0, 13, 600).threads()).isEqualTo(9);
+		Decision below = decide(upTo50, 240, 160, 9 * 1000 / 160.0, 9, 600);
 		assertThat(below.threads()).isEqualTo(6);
 		// Below the knee: 6 threads of 50 ms serve 120/s, a quarter less. The knee is
-		// X·S₀ = 160/s · 50 ms = 8 threads, measured now that S₀ was.
+		// X·S₀ = 160/s · 50 ms = 8 threads, measured now that S₀ was: back to a tenth
+		// beyond it, at most where the probe started.
 		Decision back = decide(upTo50, 240, 120, 50, 6, 600);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
-		assertThat(back.threads()).isEqualTo(8);
+		assertThat(back.threads()).isEqualTo(9);
 		assertThat(back.cause()).isEqualTo(new ProbeFell(-0.25, 8.0, Duration.ofSeconds(30)));
 		// At the knee: no probe again, and no growth either, for a while.
 		for (int i = 0; i < 5; i++) {
-			Decision hold = decide(upTo50, 240, 160, 50, 8, 600);
+			Decision hold = decide(upTo50, 240, 160, 9 * 1000 / 160.0, 9, 600);
 			assertThat(hold.changed()).isFalse();
 			assertThat(hold.cause()).isInstanceOf(GrowthBlocked.class);
 		}
