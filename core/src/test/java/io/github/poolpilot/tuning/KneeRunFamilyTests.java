@@ -91,10 +91,11 @@ class KneeRunFamilyTests {
 	 * probes may now start near it, and a pool at half beyond it probes down while it
 	 * refuses, and 9 missed; one anywhere above it does, and 7 missed (13 and 14 held 157
 	 * and 44 threads, above a bound their steps had taught, short of its cap). Since the
-	 * noise leaves out every window of the cold start, not only the farthest, 6 miss.
-	 * Letting a pool grown before two windows measured its base probe down while it
-	 * refuses, as after a surge on such a base, met 9 of the 16 too, but cost the census
-	 * of the families 52 and 130 failing draws against 47 and 120: not kept.
+	 * noise leaves out every window of the cold start, not only the farthest, 6 missed;
+	 * since a chain of probes halves the pool once two of them held, 3 miss. Letting a
+	 * pool grown before two windows measured its base probe down while it refuses, as
+	 * after a surge on such a base, met 9 of the 16 too, but cost the census of the
+	 * families 52 and 130 failing draws against 47 and 120: not kept.
 	 * @param seed the draw
 	 */
 	@ParameterizedTest(name = "seed {0}")
