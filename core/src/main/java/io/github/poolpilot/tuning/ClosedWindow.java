@@ -123,6 +123,30 @@ final class ClosedWindow {
 	}
 
 	/**
+	 * Return whether the pool's own CPU time may account for a service time longer than
+	 * one measured at fewer threads. Tasks that run at once share the cores, so with
+	 * {@code n} threads busy each task's CPU time C may stretch to n·C/N on N cores (C =
+	 * S/(1 + W/C)), however idle the cores are on average: tasks that start together, as
+	 * a full queue hands them out, take the cores together, and then wait together. A
+	 * rise of the service time within n·C/N (and its noise) may be that alone. Unlike a
+	 * downstream's limit, the cores serve more with more threads until they are busy
+	 * ({@link #cpuBound()}), so such a slowdown is not one that fewer threads relieve
+	 * without serving less. {@code false} while the CPU time or the cores are unknown.
+	 * @param serviceMs the service time at the smaller size
+	 * @param margin the share of that service time the rise may exceed n·C/N by: its
+	 * noise
+	 * @return whether the cores may account for the rise
+	 */
+	boolean coresAccountFor(double serviceMs, double margin) {
+		Double waitCompute = this.law.waitComputeRatio();
+		if (this.cores <= 0 || waitCompute == null) {
+			return false;
+		}
+		double cpuMs = serviceMs() / (1 + waitCompute);
+		return serviceMs() - serviceMs * (1 + margin) <= cpuMs * this.size / this.cores;
+	}
+
+	/**
 	 * Return whether the pool was saturated: busy threads X·S at least
 	 * {@value PoolController#SATURATED_BUSY} of its size while work waited.
 	 */

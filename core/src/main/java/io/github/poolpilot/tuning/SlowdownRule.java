@@ -11,7 +11,7 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
 
 /**
  * Give back threads that only wait for something the pool's threads share (a downstream's
- * calls, the cores): when the service time at the pool's size is over {@value #SLOWDOWN}×
+ * calls, a lock): when the service time at the pool's size is over {@value #SLOWDOWN}×
  * what it was at a smaller size in the last {@value WindowNoise#WINDOWS} windows, by more
  * than the windows' noise, without more throughput. The service time grew with the
  * threads, so they wait for one another. A service time that rose at one size says
@@ -19,7 +19,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * expensive tasks), and neither does one measured against the least window of many (a
  * noisy mix of work has cheap windows): each size's level is the mean of its last windows
  * ({@link WindowNoise}), and only a size measured over {@value #MEASURED_WINDOWS} windows
- * or more counts. The cut goes towards a tenth beyond X·S, the threads the throughput
+ * or more counts. Nor does a rise the threads' own CPU time accounts for, shared over the
+ * cores ({@link ClosedWindow#coresAccountFor}): until the cores are busy, more threads
+ * serve more there. The cut goes towards a tenth beyond X·S, the threads the throughput
  * keeps busy at the smaller size's service time S, never below that size, a quarter at
  * most a window, and never below the pool's min-threads; a pool held there by its
  * min-threads is left to the other rules. A pool that refused more than
@@ -215,7 +217,8 @@ final class SlowdownRule {
 		}
 		double ratio = here.mean() / below.level().mean();
 		double error = error(here.windows(), below.level().windows());
-		if (!(ratio > SLOWDOWN) || !(ratio - 1 > WindowNoise.SIGNIFICANT * error)) {
+		if (!(ratio > SLOWDOWN) || !(ratio - 1 > WindowNoise.SIGNIFICANT * error)
+				|| window.coresAccountFor(below.level().mean(), WindowNoise.SIGNIFICANT * error)) {
 			return null;
 		}
 		return new Congestion(ratio, below.level().mean(), below.size(), here);

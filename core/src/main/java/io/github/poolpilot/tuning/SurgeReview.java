@@ -11,18 +11,20 @@ import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
  * throughput says nothing (it rose with the load as much as with the threads), but its
  * service time does: one that passed {@value SlowdownRule#SLOWDOWN}× its base and the
  * service time before the surge (the base when none was measured) says that the threads
- * the surge added wait for something they share, a downstream's limit or the cores. The
- * first window after the surge began at the old size, so it only holds the pool to look
- * again, as soon as its service time passed {@value SlowdownRule#SLOWDOWN}× the base,
- * whatever its noise; when the second still says so, the pool goes straight back to a
- * tenth beyond X·S₀, the threads its throughput keeps busy at the base service time,
- * rather than in the slowdown rule's cuts of a quarter a window: a surge is met at once,
- * and so is its overshoot. A cut of a quarter or less is left to the slowdown rule. The
- * cut is judged as the slowdown rule's are, and undone when it did not shorten the
- * service time; it teaches no knee, since X·S₀ is too low where the base is that of the
- * cheaper tasks of a mix. Such a cut goes below the knee, and its judgment sees the
- * throughput fall as the service time shortens: the pool goes back to the knee measured
- * then ({@link SlowdownRule}).
+ * the surge added wait for something they share, a downstream's limit, say. The first
+ * window after the surge began at the old size, so it only holds the pool to look again,
+ * as soon as its service time passed {@value SlowdownRule#SLOWDOWN}× the base, whatever
+ * its noise; when the second still says so, the pool goes straight back to a tenth beyond
+ * X·S₀, the threads its throughput keeps busy at the base service time, rather than in
+ * the slowdown rule's cuts of a quarter a window: a surge is met at once, and so is its
+ * overshoot. A cut of a quarter or less is left to the slowdown rule. The cut is judged
+ * as the slowdown rule's are, and undone when it did not shorten the service time; it
+ * teaches no knee, since X·S₀ is too low where the base is that of the cheaper tasks of a
+ * mix. Such a cut goes below the knee, and its judgment sees the throughput fall as the
+ * service time shortens: the pool goes back to the knee measured then
+ * ({@link SlowdownRule}). A rise the surge's own CPU time accounts for, its threads
+ * sharing the cores ({@link ClosedWindow#coresAccountFor}), is not cut: the cores serve
+ * more with more threads until they are busy, and X·S₀ threads would serve less.
  *
  * @author poolpilot authors
  */
@@ -62,7 +64,8 @@ final class SurgeReview {
 		// times one window's service time lies.
 		double before = (step.serviceMsBefore > 0) ? step.serviceMsBefore : window.baseServiceMs;
 		double rise = window.serviceMs() / before - 1 - WindowNoise.SIGNIFICANT * serviceNoise;
-		if (!(rise > SlowdownRule.SLOWDOWN - 1)) {
+		if (!(rise > SlowdownRule.SLOWDOWN - 1)
+				|| window.coresAccountFor(before, WindowNoise.SIGNIFICANT * serviceNoise)) {
 			return null;
 		}
 		double useful = window.throughput() * window.baseServiceMs / 1000;

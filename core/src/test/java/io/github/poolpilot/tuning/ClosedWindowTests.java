@@ -70,6 +70,37 @@ class ClosedWindowTests {
 				new PoolBounds(5, 300), cpuLoad, cores, 50, 160, 80);
 	}
 
+	@Test
+	void theCoresAccountForARiseWithinTheCpuTimeOfEveryThreadSharedOverThem() {
+		// 8 threads of 19.1 ms of CPU time on 2 cores: each task may take 8 · 19.1 / 2 =
+		// 76.4 ms longer than it did alone, so 121 ms against 63.5 ms at fewer threads.
+		ClosedWindow window = onCores(8, 121, 19.1, 2);
+		assertThat(window.coresAccountFor(63.5, 0)).isTrue();
+		// 81 ms more than 40 ms is beyond them, unless within the noise allowed.
+		assertThat(window.coresAccountFor(40, 0)).isFalse();
+		assertThat(window.coresAccountFor(40, 0.2)).isTrue();
+	}
+
+	@Test
+	void theCoresDoNotAccountForAWaitOnADownstream() {
+		// 14 threads of 0.5 ms of CPU time: 3.5 ms, against 90 ms more than at fewer.
+		assertThat(onCores(14, 140, 0.5, 2).coresAccountFor(50, 0)).isFalse();
+	}
+
+	@Test
+	void theCoresAccountForNothingWhileTheCpuTimeOrTheCoresAreUnknown() {
+		assertThat(onCores(8, 121, 19.1, 0).coresAccountFor(63.5, 0)).isFalse();
+		ClosedWindow unmeasured = new ClosedWindow(PoolControllerTests.window(200, 66, 121, 0, 8, 50, null, null), 8,
+				new PoolBounds(1, 64), 0.6, 2, 63.5, 66, 0);
+		assertThat(unmeasured.coresAccountFor(63.5, 0)).isFalse();
+	}
+
+	private static ClosedWindow onCores(int size, double serviceMs, double cpuMs, int cores) {
+		double waitCompute = (serviceMs - cpuMs) / cpuMs;
+		return new ClosedWindow(PoolControllerTests.window(200, 66, serviceMs, 0, size, 50, null, waitCompute), size,
+				new PoolBounds(1, 64), 0.6, cores, 63.5, 66, 0);
+	}
+
 	private static ClosedWindow window(double arrivalRate, double throughput, int queued) {
 		return new ClosedWindow(PoolControllerTests.window(arrivalRate, throughput, 20, 10, queued, null), 10,
 				new PoolBounds(1, 64), 0.2, 20, Double.NaN);

@@ -66,6 +66,17 @@ class SlowdownRuleTests {
 	}
 
 	@Test
+	void aSlowdownTheThreadsCpuTimeAccountsForIsNoSlowdown() {
+		// 12 threads of 40 ms of CPU time on 2 cores may each take 240 ms longer than
+		// alone: the cores, which serve more with more threads until they are busy.
+		measured(6, 100);
+		this.serviceTimes.add(12, 300);
+		assertThat(this.rule.apply(onCores(12, 300, 40), null)).isNull();
+		// With 10 ms of CPU time, 60 ms: the threads wait elsewhere.
+		assertThat(this.rule.apply(onCores(12, 300, 10), null).to()).isEqualTo(11);
+	}
+
+	@Test
 	void aPoolThatRefusesWorkIsCutOnlyDownToAKneeSeen() {
 		measured(6, 100);
 		assertThat(apply(20, 300, 10)).isNull();
@@ -227,6 +238,12 @@ class SlowdownRuleTests {
 		return this.rule
 			.judge(new ClosedWindow(PoolControllerTests.window(100, throughput, serviceMs, 0, size, 5, null, null),
 					size, new PoolBounds(1, 64), 0.5, 100, 100));
+	}
+
+	private static ClosedWindow onCores(int size, double serviceMs, double cpuMs) {
+		double waitCompute = (serviceMs - cpuMs) / cpuMs;
+		return new ClosedWindow(PoolControllerTests.window(100, 100, serviceMs, 0, size, 5, null, waitCompute), size,
+				new PoolBounds(1, 64), 0.5, 2, 100, 100, 0);
 	}
 
 	private static ClosedWindow window(int size, double serviceMs, long refused) {
