@@ -63,7 +63,9 @@ final class ClosedWindow {
 	final boolean queueing;
 
 	/**
-	 * The model's size, or -1 while no service time is known.
+	 * The model's size, or -1 while no service time is known: at the base service time,
+	 * or at the window's when the threads' own CPU time, shared over the cores, accounts
+	 * for its rise from the base ({@link #coresAccountFor}).
 	 */
 	final int need;
 
@@ -101,7 +103,10 @@ final class ClosedWindow {
 		this.baseServiceMs = baseServiceMs;
 		this.previousThroughput = previousThroughput;
 		this.queueing = queueing(snapshot);
-		this.need = SizingModel.need(law, baseServiceMs);
+		// A service time stretched by the threads sharing the cores is what each task
+		// takes at this size: the base, the time of a task alone, would need too few.
+		double sizingMs = coresAccountFor(baseServiceMs, 0) ? law.meanServiceTimeMs() : baseServiceMs;
+		this.need = SizingModel.need(law, sizingMs);
 		this.idle = this.offered == 0 && this.completions == 0 && snapshot.sizes().activeCount() == 0;
 	}
 

@@ -82,6 +82,15 @@ class ClosedWindowTests {
 	}
 
 	@Test
+	void aPoolWhoseSlowdownTheCoresAccountForIsSizedOnItsServiceTime() {
+		// 200 tasks a second offered: at the base of 63.5 ms, 12.7 threads busy; at the
+		// 121 ms the cores stretch them to, 24.2.
+		assertThat(onCores(8, 121, 19.1, 2).need).isEqualTo(SizingModel.staffed(200 * 0.121));
+		// A downstream's wait: on the base.
+		assertThat(onCores(8, 121, 0.5, 2).need).isEqualTo(SizingModel.staffed(200 * 0.0635));
+	}
+
+	@Test
 	void theCoresDoNotAccountForAWaitOnADownstream() {
 		// 14 threads of 0.5 ms of CPU time: 3.5 ms, against 90 ms more than at fewer.
 		assertThat(onCores(14, 140, 0.5, 2).coresAccountFor(50, 0)).isFalse();
