@@ -115,6 +115,13 @@ final class WindowNoise {
 	}
 
 	/**
+	 * Return whether the noise was measured: two windows in a row had one size.
+	 */
+	boolean measured() {
+		return deviations().degrees() > 0;
+	}
+
+	/**
 	 * Each kept window's squared relative deviation from the median of its run of windows
 	 * at one size, and the degrees of freedom they count.
 	 */

@@ -32,7 +32,11 @@ class StepJudgeTests {
 
 	private final Knee knee = new Knee(this.clock);
 
-	private final StepJudge judge = new StepJudge(this.clock, this.knee);
+	/**
+	 * A judge whose windows' noise was measured, and found none: two windows in a row at
+	 * one size with the same service time.
+	 */
+	private final StepJudge judge = new StepJudge(this.clock, this.knee, new WindowNoise(), steady());
 
 	@Test
 	void aStaffingStepIsKeptWhileTheServiceTimeRoseByAtMostHalfTheWaitItTookOffPlusATenth() {
@@ -224,6 +228,20 @@ class StepJudgeTests {
 	}
 
 	@Test
+	void beforeTheWindowsNoiseIsMeasuredARiseWithinTheNoiseOfItsTasksDoesNotSayTheThreadsOnlyWaited() {
+		// A pool's second window, a few long tasks among many short ones: +120 % threads,
+		// the service time up by two thirds over 41 and 58 tasks, whose means may differ
+		// by 20 % (√(1/41 + 1/58)) when each task's time varies by its mean.
+		StepJudge first = new StepJudge(this.clock, this.knee);
+		first.take(new Step(Kind.STAFFING, 5, 11, 41, 41, 135, 233));
+		assertThat(first.judge(window(191, 58, 226, 1000, 11, 276)).undone()).isNull();
+		// The same rise over thousands of tasks says they only waited.
+		StepJudge many = new StepJudge(this.clock, this.knee);
+		many.take(new Step(Kind.STAFFING, 5, 11, 4100, 4100, 135, 233));
+		assertThat(many.judge(window(19100, 5800, 226, 1000, 11, 276)).undone().action()).isEqualTo(Action.REVERT);
+	}
+
+	@Test
 	void aWindowRefusingMoreThanATwentiethHalvesARestAfterThreadsThatOnlyWaitedWhileChangesAreLeft() {
 		ChangeBudget changes = new ChangeBudget(this.clock);
 		this.judge.restGrowth();
@@ -253,6 +271,13 @@ class StepJudgeTests {
 		assertThat(wasted.remaining()).isEqualTo(Duration.ofSeconds(30));
 		wasted.refused(refusing(100, 50, 20, 5, 5, 50), changes);
 		assertThat(wasted.remaining()).isEqualTo(Duration.ofSeconds(15));
+	}
+
+	private static WindowNoise steady() {
+		WindowNoise serviceTimes = new WindowNoise();
+		serviceTimes.add(10, 20);
+		serviceTimes.add(10, 20);
+		return serviceTimes;
 	}
 
 	private static ClosedWindow refusing(double arrivalRate, double throughput, double serviceMs, int size, int queued,

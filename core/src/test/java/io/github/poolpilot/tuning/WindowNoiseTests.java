@@ -16,6 +16,19 @@ import static org.assertj.core.api.Assertions.offset;
 class WindowNoiseTests {
 
 	@Test
+	void theNoiseIsMeasuredOnceTwoWindowsInARowHadOneSize() {
+		WindowNoise noise = new WindowNoise();
+		noise.add(5, 80);
+		assertThat(noise.measured()).isFalse();
+		noise.add(11, 180);
+		assertThat(noise.measured()).isFalse();
+		noise.add(11, 180);
+		assertThat(noise.measured()).isTrue();
+		// Alike, so no noise, but measured.
+		assertThat(noise.relativeVariance()).isZero();
+	}
+
+	@Test
 	void aSteadyFigureHasNoNoise() {
 		WindowNoise noise = new WindowNoise();
 		for (int i = 0; i < 5; i++) {
