@@ -104,7 +104,11 @@ class ClosedWindowTests {
 		assertThat(unmeasured.coresAccountFor(63.5, 0)).isFalse();
 	}
 
-	private static ClosedWindow onCores(int size, double serviceMs, double cpuMs, int cores) {
+	/**
+	 * A window of a pool offered 200 tasks a second that serves 66, whose base service
+	 * time is 63.5 ms, at a size and service time, its tasks' CPU time measured.
+	 */
+	static ClosedWindow onCores(int size, double serviceMs, double cpuMs, int cores) {
 		double waitCompute = (serviceMs - cpuMs) / cpuMs;
 		return new ClosedWindow(PoolControllerTests.window(200, 66, serviceMs, 0, size, 50, null, waitCompute), size,
 				new PoolBounds(1, 64), 0.6, cores, 63.5, 66, 0);

@@ -89,19 +89,14 @@ class SurgeReviewTests {
 		// where one thread served 16/s. X·S₀ = 4.2 threads would serve less.
 		Step surge = surge(1, 8, 63.5);
 		surge.measure(66, 66);
-		assertThat(SurgeReview.review(surge, onCores(8, 121, 19.1), 0).action()).isEqualTo(Action.HOLD);
+		assertThat(SurgeReview.review(surge, ClosedWindowTests.onCores(8, 121, 19.1, 2), 0).action())
+			.isEqualTo(Action.HOLD);
 		surge.measure(66, 66);
-		assertThat(SurgeReview.review(surge, onCores(8, 121, 19.1), 0)).isNull();
+		assertThat(SurgeReview.review(surge, ClosedWindowTests.onCores(8, 121, 19.1, 2), 0)).isNull();
 		// The same slowdown with 0.5 ms of CPU time is a wait elsewhere: cut to 5.
-		Decision cut = SurgeReview.review(surge, onCores(8, 121, 0.5), 0);
+		Decision cut = SurgeReview.review(surge, ClosedWindowTests.onCores(8, 121, 0.5, 2), 0);
 		assertThat(cut.action()).isEqualTo(Action.SHRINK);
 		assertThat(cut.to()).isEqualTo(5);
-	}
-
-	private static ClosedWindow onCores(int size, double serviceMs, double cpuMs) {
-		double waitCompute = (serviceMs - cpuMs) / cpuMs;
-		return new ClosedWindow(PoolControllerTests.window(200, 66, serviceMs, 0, size, 50, null, waitCompute), size,
-				BOUNDS, 0.6, 2, 63.5, 66, 0);
 	}
 
 	private static Step surge(int from, int to, double serviceMsBefore) {
