@@ -5,11 +5,12 @@ import io.github.poolpilot.measure.NanoClock;
 /**
  * Where more threads stopped paying, in threads, as a pool's controller last saw it: a
  * kept step that raised throughput clearly less than in proportion, or a probe down or a
- * cut that lost throughput. A kept step measured only that the knee lies at most where it
- * began: such a knee is a bound, which caps growth as a knee found from below does, but
- * does not keep probes down from starting near it ({@link #near}); a step that lowers a
- * knee a probe or a cut found keeps it found. Forgotten after {@link Backoff#LONGEST}, so
- * that a downstream that widened is found again.
+ * cut that lost throughput. A kept step whose throughput rose within its noise measured
+ * only that the knee lies at most where it began: such a knee is a bound, which caps
+ * growth as a knee found from below does, but does not keep probes down from starting
+ * near it ({@link #near}); one whose throughput rose beyond its noise began below the
+ * knee and found it. A step that lowers a found knee keeps it found. Forgotten after
+ * {@link Backoff#LONGEST}, so that a downstream that widened is found again.
  *
  * @author poolpilot authors
  */
@@ -55,14 +56,19 @@ final class Knee {
 
 	/**
 	 * Learn that the knee lies at most at so many threads, as a kept step that did not
-	 * pay says: one from above a known knee measured only that the knee is below where it
-	 * began, so a known knee lower still stays, and is known for longer.
+	 * pay in proportion says: one from above a known knee measured only that the knee is
+	 * below where it began, so a known knee lower still stays, and is known for longer. A
+	 * step whose throughput rose by more than its noise began below the knee and crossed
+	 * it: the knee it measured is found, as a probe's is, unless a bound lower still
+	 * stays.
 	 * @param threads the most threads the knee lies at
 	 * @param throughput the throughput seen there
+	 * @param crossed whether the step crossed the knee from below
 	 */
-	void atMost(double threads, double throughput) {
-		boolean bound = !known() || this.bound;
-		if (!known() || threads < this.threads) {
+	void atMost(double threads, double throughput, boolean crossed) {
+		boolean lower = !known() || threads < this.threads;
+		boolean bound = !(crossed && lower) && (!known() || this.bound);
+		if (lower) {
 			learn(threads, throughput);
 		}
 		else {

@@ -179,8 +179,10 @@ final class StepJudge {
 			// It crossed the knee, where threads stop paying, by more than a standard
 			// error of the windows' noise: the new throughput needs only about
 			// from · X₁/X₀ of them. A throughput that fell by more than its noise
-			// measured a lull, not the threads: no knee below where the step began.
-			this.knee.atMost(step.from * (1 + gain), window.throughput());
+			// measured a lull, not the threads: no knee below where the step began. One
+			// that rose by more than its noise began below the knee: it found it.
+			boolean crossed = gain > WindowNoise.SIGNIFICANT * error;
+			this.knee.atMost(step.from * (1 + gain), window.throughput(), crossed);
 		}
 		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()
 				&& (gain - error) / added >= PoolController.KNEE_EFFICIENCY) {

@@ -37,37 +37,52 @@ class KneeTests {
 		this.knee.learn(32.7, 100);
 		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
 		// From 45 to 48 threads, 10 % less: the knee is below 40.6, as was known.
-		this.knee.atMost(40.6, 100);
+		this.knee.atMost(40.6, 100, false);
 		assertThat(this.knee.threads()).isEqualTo(32.7);
 		// Known for longer: the step confirmed it.
 		this.clock.advanceMillis(1);
 		assertThat(this.knee.known()).isTrue();
-		this.knee.atMost(24, 100);
+		this.knee.atMost(24, 100, false);
 		assertThat(this.knee.threads()).isEqualTo(24);
 	}
 
 	@Test
 	void aKneeTaughtByAKeptStepIsABoundThatProbesMayStartNear() {
-		this.knee.atMost(24, 100);
+		this.knee.atMost(24, 100, false);
 		assertThat(this.knee.cap()).isEqualTo(36);
 		assertThat(this.knee.bound()).isTrue();
 		assertThat(this.knee.near(25)).isFalse();
-		this.knee.atMost(20, 100);
+		this.knee.atMost(20, 100, false);
 		assertThat(this.knee.bound()).isTrue();
 		this.knee.learn(24, 100);
 		assertThat(this.knee.bound()).isFalse();
 		assertThat(this.knee.near(25)).isTrue();
 		// A step from above a knee found from below keeps it found, lower or not.
-		this.knee.atMost(30, 100);
+		this.knee.atMost(30, 100, false);
 		assertThat(this.knee.near(25)).isTrue();
-		this.knee.atMost(20, 100);
+		this.knee.atMost(20, 100, false);
 		assertThat(this.knee.threads()).isEqualTo(20);
 		assertThat(this.knee.near(21)).isTrue();
 	}
 
 	@Test
+	void aKneeAStepCrossedFromBelowIsFoundUnlessABoundLowerStillStays() {
+		this.knee.atMost(8, 400, true);
+		assertThat(this.knee.bound()).isFalse();
+		assertThat(this.knee.near(10)).isTrue();
+		this.knee.forget();
+		this.knee.atMost(20, 100, false);
+		this.knee.atMost(30, 150, true);
+		assertThat(this.knee.threads()).isEqualTo(20);
+		assertThat(this.knee.bound()).isTrue();
+		this.knee.atMost(16, 100, true);
+		assertThat(this.knee.threads()).isEqualTo(16);
+		assertThat(this.knee.bound()).isFalse();
+	}
+
+	@Test
 	void withoutAKneeAStepTeachesOne() {
-		this.knee.atMost(24, 100);
+		this.knee.atMost(24, 100, false);
 		assertThat(this.knee.threads()).isEqualTo(24);
 	}
 
@@ -139,7 +154,7 @@ class KneeTests {
 	@Test
 	void aStepFromAboveAKnownKneeKeepsTheThroughputItWasSeenAt() {
 		this.knee.learn(20, 100);
-		this.knee.atMost(30, 200);
+		this.knee.atMost(30, 200, false);
 		// 14 threads serving 96: within 5 % of the 100 seen at the knee, not of 200.
 		assertThat(this.knee.disproved(window(14, 96, 5))).isTrue();
 	}

@@ -89,6 +89,9 @@ class PoolSimulationTests {
 		Baseline eight = Baseline.of(8, DOWNSTREAM, load, 3, 11, 120);
 		assertThat(Run.throughput(run, 11, 120)).isGreaterThanOrEqualTo(0.95 * eight.throughput());
 		assertThat(Run.p99ResponseMs(run, 11, 120)).isLessThanOrEqualTo(1.25 * eight.p99ResponseMs());
+		// No probe down from within a quarter of the knee the step 6 → 9 crossed from
+		// below (+33 % for +50 % threads) while growth rests after the step 9 → 12.
+		assertThat(Run.sizeChanges(run, 6, 30)).isZero();
 		// Probing again after each block, less and less often.
 		assertThat(Run.sizeChanges(run, 61, 120)).isLessThanOrEqualTo(2);
 	}

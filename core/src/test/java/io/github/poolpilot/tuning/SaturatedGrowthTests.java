@@ -112,7 +112,7 @@ class SaturatedGrowthTests {
 			knee.learn(20, 160);
 		}
 		else {
-			knee.atMost(20, 160);
+			knee.atMost(20, 160, false);
 		}
 		return growth(knee);
 	}

@@ -158,6 +158,28 @@ class StepJudgeTests {
 	}
 
 	@Test
+	void aStepWhoseThroughputRoseBeyondItsNoiseCrossedTheKneeFromBelowAndFoundIt() {
+		// S3: 6 → 9 threads on a downstream that admits 8, +33 % for +50 % threads: the
+		// step began below the knee, which lies near 8, and no probe down starts near it.
+		this.judge.take(new Step(Kind.SATURATED, 6, 9, 3000, 3000, 20, 0));
+		assertThat(this.judge.judge(window(6000, 4000, 20, 0, 9, 5)).undone()).isNull();
+		assertThat(this.knee.threads()).isCloseTo(8, within(0.01));
+		assertThat(this.knee.bound()).isFalse();
+		assertThat(this.knee.near(9)).isTrue();
+	}
+
+	@Test
+	void aStepWhoseThroughputRoseWithinItsNoiseTeachesOnlyABound() {
+		// 100 tasks a window: a standard error of 14 %, so +10 % may be a step that
+		// began above the knee.
+		this.judge.take(new Step(Kind.SATURATED, 40, 60, 100, 100, 20, 0));
+		assertThat(this.judge.judge(refusing(200, 110, 20, 60, 100, 50)).undone()).isNull();
+		assertThat(this.knee.threads()).isCloseTo(44, within(0.01));
+		assertThat(this.knee.bound()).isTrue();
+		assertThat(this.knee.near(44)).isFalse();
+	}
+
+	@Test
 	void aStepFromAboveAKnownKneeThatDidNotPayKeepsTheLowerKnee() {
 		this.knee.learn(40, 1000);
 		// The same step from 51, above a knee of 40: it says the knee is below 50,
