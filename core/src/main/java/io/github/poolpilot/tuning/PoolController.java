@@ -175,6 +175,11 @@ public final class PoolController {
 	 * @param clock the clock that times growth blocks
 	 * @param cores the processors the CPU load is a share of, 0 when unknown
 	 */
+	/**
+	 * The tasks offered in the last window, -1 before the first.
+	 */
+	private long offeredBefore = -1;
+
 	public PoolController(NanoClock clock, int cores) {
 		this.cores = cores;
 		this.probes = new DownProbe(clock, this.throughputNoise);
@@ -221,7 +226,8 @@ public final class PoolController {
 		}
 		this.closedSize = size;
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
-				previousThroughput, refused);
+				previousThroughput, refused, this.offeredBefore == 0);
+		this.offeredBefore = snapshot.windowArrivals();
 		this.fastPath.windowClosed(window);
 		this.knee.outgrown(window);
 		if (this.knee.disproved(window)) {
@@ -335,7 +341,7 @@ public final class PoolController {
 			return spent(window, kept);
 		}
 		this.steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.SATURATED, size, target, window.throughput(),
-				window.completions, window.serviceMs(), window.law.meanQueueWaitMs())
+				window.completions, window.stepServiceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
 	}
@@ -355,7 +361,7 @@ public final class PoolController {
 			return null;
 		}
 		this.steps.take(new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs())
+				window.stepServiceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
 				true);

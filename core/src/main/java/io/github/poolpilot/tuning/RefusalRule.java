@@ -138,7 +138,7 @@ final class RefusalRule {
 			return buffer(window, kept, steps, changes);
 		}
 		steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.REFUSING, size, target, window.throughput(),
-				window.completions, window.serviceMs(), window.law.meanQueueWaitMs())
+				window.completions, window.stepServiceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, wanted), kept,
 				true);
@@ -169,7 +169,7 @@ final class RefusalRule {
 		int target = window.bounds
 			.clamp(Math.min(fromRefused(window), (int) Math.ceil(size * PoolController.MAX_GROWTH)));
 		steps.take(new Step(Step.Kind.BUFFERING, size, target, window.throughput(), window.completions,
-				window.serviceMs(), window.law.meanQueueWaitMs())
+				window.stepServiceMs(), window.law.meanQueueWaitMs())
 			.refusing(StepJudge.refusedShare(window)));
 		return Decision.change(Action.GROW, size, target, new Buffering(window.refused, window.offered, overflow), kept,
 				true);

@@ -134,8 +134,9 @@ final class StepJudge {
 			double waitChange = law.meanQueueWaitMs() - step.queueWaitMsBefore;
 			double serviceChange = law.meanServiceTimeMs() - step.serviceMsBefore;
 			// The wait moved from the queue into the service time: only when the queue
-			// wait fell (a backlog draining, a burst, may lengthen both).
-			boolean moved = waitChange < 0
+			// wait fell (a backlog draining, a burst, may lengthen both), and never
+			// against a service time unknown before the step.
+			boolean moved = waitChange < 0 && step.serviceMsBefore > 0
 					&& serviceChange > PoolController.WASTED * -waitChange
 							+ SlowdownRule.MIN_RELIEF * step.serviceMsBefore
 					&& serviceChange > WindowNoise.SIGNIFICANT * serviceNoise * step.serviceMsBefore;

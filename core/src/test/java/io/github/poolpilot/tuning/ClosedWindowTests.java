@@ -22,6 +22,24 @@ class ClosedWindowTests {
 	}
 
 	@Test
+	void aStepTakenAsALoadsFirstWindowClosesHasNoServiceTimeBeforeIt() {
+		PoolSnapshot snapshot = PoolControllerTests.window(100, 100, 20, 3, 0, null);
+		PoolSnapshot first = PoolControllerTests.withCounts(snapshot, 100, 0);
+		assertThat(new ClosedWindow(first, 3, new PoolBounds(1, 64), 0.2, 2, 20, Double.NaN, 0).stepServiceMs())
+			.isZero();
+		assertThat(
+				new ClosedWindow(snapshot, 3, new PoolBounds(1, 64), 0.2, 2, 20, Double.NaN, 0, true).stepServiceMs())
+			.isZero();
+		assertThat(
+				new ClosedWindow(snapshot, 3, new PoolBounds(1, 64), 0.2, 2, 20, Double.NaN, 0, false).stepServiceMs())
+			.isEqualTo(20);
+		// Tasks offered before the window: not a load's first.
+		PoolSnapshot later = PoolControllerTests.withCounts(snapshot, 250, 0);
+		assertThat(new ClosedWindow(later, 3, new PoolBounds(1, 64), 0.2, 2, 20, Double.NaN, 0).stepServiceMs())
+			.isEqualTo(20);
+	}
+
+	@Test
 	void workQueuesWhenTasksWaitInTheQueue() {
 		assertThat(window(100, 100, 1).queueing).isTrue();
 	}

@@ -434,6 +434,28 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aStepTakenAsALoadsFirstWindowClosesIsNotUndoneForTheLongerTasksTheNextWindowEnds() {
+		// Every task of a load's first window began in it: those that ended are the
+		// short ones, and the next window's mean rises with the longer ones it ends.
+		PoolSnapshot first = withCounts(window(100, 100, 20, 9, 3, 0, null, null), 100, 0);
+		assertThat(this.controller.decide(first, 3, BOUNDS, 0.2).threads()).isEqualTo(5);
+		Decision next = this.controller.decide(window(100, 100, 40, 12, 5, 0, null, null), 5, BOUNDS, 0.2);
+		assertThat(next.action()).isNotEqualTo(Action.REVERT);
+		// The first window after one that offered nothing is a load's first too.
+		PoolController afterIdle = new PoolController(this.clock);
+		afterIdle.decide(window(0, 0, 0, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
+		assertThat(afterIdle.decide(window(100, 100, 20, 9, 3, 0, null, null), 3, BOUNDS, 0.2).threads()).isEqualTo(5);
+		assertThat(afterIdle.decide(window(100, 100, 40, 12, 5, 0, null, null), 5, BOUNDS, 0.2).action())
+			.isNotEqualTo(Action.REVERT);
+		// After a window of the same load, the same rise says the threads only waited.
+		PoolController loaded = new PoolController(this.clock);
+		loaded.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
+		assertThat(loaded.decide(window(100, 100, 20, 9, 3, 0, null, null), 3, BOUNDS, 0.2).threads()).isEqualTo(5);
+		assertThat(loaded.decide(window(100, 100, 40, 12, 5, 0, null, null), 5, BOUNDS, 0.2).action())
+			.isEqualTo(Action.REVERT);
+	}
+
+	@Test
 	void aSurgeBetweenWindowsIsMetWithTheModelsSizeForTheShortIntervalsRate() {
 		this.controller.decide(window(100, 100, 20, 0, 3, 0, null, null), 3, BOUNDS, 0.2);
 		assertThat(this.controller.pulse(pulse(0, 3, 3, 0, 1000, 990))).isNull();
