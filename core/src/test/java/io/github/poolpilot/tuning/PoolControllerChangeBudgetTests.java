@@ -132,18 +132,23 @@ class PoolControllerChangeBudgetTests {
 	}
 
 	@Test
-	void aPoolWithItsCpuSaturatedGrowsForRefusalsOnlyWhileTheThreadsItMayAddOutnumberItsQueue() {
-		// A queue of 100: at most 44 threads more of 64 hold fewer tasks than it does.
+	void aPoolWithItsCpuSaturatedGrowsForRefusalsWhileTheThreadsItMayAddHoldAQuarterMoreTasks() {
+		// 20 threads and a queue of 100 hold 120 tasks; 44 threads more of 64 would hold
+		// 44 more, as the pool fixed at 64 does, which refuses fewer.
 		decideRefusing(0, 0.95, BOUNDS);
-		assertThat(decideRefusing(20, 0.95, BOUNDS).changed()).isFalse();
-		// Up to 400 threads: the pool fixed at its max would hold 380 more.
-		PoolController controller = new PoolController(this.clock);
-		PoolBounds wide = new PoolBounds(1, 400);
-		controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 0), 20, wide, 0.95);
-		Decision grow = controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 20), 20, wide,
-				0.95);
+		Decision grow = decideRefusing(20, 0.95, BOUNDS);
 		assertThat(grow.action()).isEqualTo(Action.GROW);
 		assertThat(grow.threads()).isEqualTo(25);
+		assertThat(grow.cause()).isEqualTo(new Buffering(20, 100, Overflow.CORES));
+		// Up to 50 threads: 30 more would hold a quarter as many again, not more.
+		assertThat(refusingTwice(new PoolBounds(1, 50)).changed()).isFalse();
+		assertThat(refusingTwice(new PoolBounds(1, 51)).threads()).isEqualTo(25);
+	}
+
+	private Decision refusingTwice(PoolBounds bounds) {
+		PoolController controller = new PoolController(this.clock);
+		controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 0), 20, bounds, 0.95);
+		return controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 20), 20, bounds, 0.95);
 	}
 
 	@Test
