@@ -162,6 +162,11 @@ public final class PoolController {
 	private boolean opening;
 
 	/**
+	 * The tasks offered in the last window, -1 before the first.
+	 */
+	private long offeredBefore = -1;
+
+	/**
 	 * Create a controller that does not know how many processors the CPU load is a share
 	 * of: a busy CPU limits its pool whatever the pool's tasks use of it.
 	 * @param clock the clock that times growth blocks
@@ -175,11 +180,6 @@ public final class PoolController {
 	 * @param clock the clock that times growth blocks
 	 * @param cores the processors the CPU load is a share of, 0 when unknown
 	 */
-	/**
-	 * The tasks offered in the last window, -1 before the first.
-	 */
-	private long offeredBefore = -1;
-
 	public PoolController(NanoClock clock, int cores) {
 		this.cores = cores;
 		this.probes = new DownProbe(clock, this.throughputNoise);
