@@ -98,8 +98,7 @@ final class ClosedWindow {
 
 	ClosedWindow(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad, int cores, double baseServiceMs,
 			double previousThroughput, long refused, boolean idleBefore) {
-		this.firstOfLoad = snapshot.windowArrivals() > 0
-				&& (idleBefore || snapshot.tasks().submitted() == snapshot.windowArrivals());
+		this.firstOfLoad = snapshot.windowArrivals() > 0 && (idleBefore || began(snapshot));
 		this.refused = refused;
 		this.cores = cores;
 		this.offered = snapshot.windowArrivals();
@@ -121,6 +120,15 @@ final class ClosedWindow {
 		double sizingMs = coresAccountFor(baseServiceMs, 0) ? law.meanServiceTimeMs() : baseServiceMs;
 		this.need = SizingModel.need(law, sizingMs);
 		this.idle = this.offered == 0 && this.completions == 0 && snapshot.sizes().activeCount() == 0;
+	}
+
+	/**
+	 * Return whether every task the pool was ever offered was offered in this window.
+	 * @param snapshot the window
+	 * @return whether the pool began in it
+	 */
+	static boolean began(PoolSnapshot snapshot) {
+		return snapshot.tasks().submitted() == snapshot.windowArrivals();
 	}
 
 	/**

@@ -45,6 +45,13 @@ final class FastPath {
 	}
 
 	/**
+	 * Return the last window's arrival rate, NaN before the first.
+	 */
+	double arrivalRate() {
+		return this.arrivalRate;
+	}
+
+	/**
 	 * Keep what the pulses until the next window read of a window that closed.
 	 * @param window the window
 	 */

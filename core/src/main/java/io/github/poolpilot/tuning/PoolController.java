@@ -162,11 +162,6 @@ public final class PoolController {
 	private boolean opening;
 
 	/**
-	 * The tasks offered in the last window, -1 before the first.
-	 */
-	private long offeredBefore = -1;
-
-	/**
 	 * Create a controller that does not know how many processors the CPU load is a share
 	 * of: a busy CPU limits its pool whatever the pool's tasks use of it.
 	 * @param clock the clock that times growth blocks
@@ -203,6 +198,7 @@ public final class PoolController {
 	public Decision decide(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad) {
 		LittlesLaw law = snapshot.littlesLaw();
 		double previousThroughput = this.fastPath.throughput();
+		boolean idleBefore = this.fastPath.arrivalRate() == 0;
 		int held = (this.windowSize == size) ? size : -1;
 		long completions = snapshot.windowCompletions();
 		long refused = this.refusals.refused(snapshot);
@@ -226,8 +222,7 @@ public final class PoolController {
 		}
 		this.closedSize = size;
 		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
-				previousThroughput, refused, this.offeredBefore == 0);
-		this.offeredBefore = snapshot.windowArrivals();
+				previousThroughput, refused, idleBefore);
 		this.fastPath.windowClosed(window);
 		this.knee.outgrown(window);
 		if (this.knee.disproved(window)) {

@@ -87,17 +87,10 @@ final class RefusalRule {
 			refused = Math.max(0, total - this.refusedBefore);
 		}
 		else {
-			refused = began(snapshot) ? total : 0;
+			refused = ClosedWindow.began(snapshot) ? total : 0;
 		}
 		this.refusedBefore = total;
 		return refused;
-	}
-
-	/**
-	 * Return whether every task the pool was ever offered was offered in this window.
-	 */
-	private static boolean began(PoolSnapshot snapshot) {
-		return snapshot.tasks().submitted() == snapshot.windowArrivals();
 	}
 
 	/**
