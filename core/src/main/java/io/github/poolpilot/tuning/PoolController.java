@@ -8,8 +8,6 @@ import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Judging;
-import io.github.poolpilot.tuning.Decision.Cause.Queueing;
-import io.github.poolpilot.tuning.Decision.Cause.Waiting;
 import io.github.poolpilot.tuning.Decision.KeptStep;
 
 /**
@@ -27,20 +25,21 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * <b>Growing.</b> A saturated pool (busy threads X·S at least {@value #SATURATED_BUSY} of
  * its size while tasks queue or are turned away) grows towards a tenth beyond the model's
  * size by at most half of its size in one window, so that a downstream's limit is passed
- * by at most 50 %, when {@link SaturatedGrowth} lets it: below its max-threads and half
- * beyond a knee seen, with the process CPU at most {@value #MAX_CPU}, and not while
- * growth rests, unless refusals cut the rest short. A pool that is not saturated but
- * whose tasks wait (a mean queue wait above {@value #WAITING} of S₀) is staffed up to the
- * model's size at once, unless the CPU is above {@value #MAX_CPU} or growth rests. Each
- * step is judged in the next window ({@link StepJudge}): kept when throughput rose with
- * the threads, undone with growth resting when it fell short by more than the windows'
- * noise ({@link WindowNoise}), judged again otherwise; a step that raised throughput
- * clearly less than in proportion crossed the knee where threads stop paying: growth then
- * stops half beyond the knee. A pool that refused work grows for its refusals
- * ({@link RefusalRule}). A pool a quarter of the model's size or less that turns away
- * more than a quarter of its work at its base service time leaps to the model's size in
- * one step ({@link ClosedWindow#leaps}), judged as a surge is: steps of ×1.5 from a few
- * threads would refuse for many windows what the pool at its max-threads serves.
+ * by at most 50 % ({@link GrowthRule}), when {@link SaturatedGrowth} lets it: below its
+ * max-threads and half beyond a knee seen, with the process CPU at most
+ * {@value #MAX_CPU}, and not while growth rests, unless refusals cut the rest short. A
+ * pool that is not saturated but whose tasks wait (a mean queue wait above
+ * {@value #WAITING} of S₀) is staffed up to the model's size at once, unless the CPU is
+ * above {@value #MAX_CPU} or growth rests. Each step is judged in the next window
+ * ({@link StepJudge}): kept when throughput rose with the threads, undone with growth
+ * resting when it fell short by more than the windows' noise ({@link WindowNoise}),
+ * judged again otherwise; a step that raised throughput clearly less than in proportion
+ * crossed the knee where threads stop paying: growth then stops half beyond the knee. A
+ * pool that refused work grows for its refusals ({@link RefusalRule}). A pool a quarter
+ * of the model's size or less that turns away more than a quarter of its work at its base
+ * service time leaps to the model's size in one step ({@link ClosedWindow#leaps}), judged
+ * as a surge is: steps of ×1.5 from a few threads would refuse for many windows what the
+ * pool at its max-threads serves.
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe})
  * when {@link SaturatedGrowth} finds a probe due: fewer is better while the throughput
@@ -131,6 +130,8 @@ public final class PoolController {
 
 	private final SaturatedGrowth saturated;
 
+	private final GrowthRule growth;
+
 	/**
 	 * The processors the CPU load is a share of, 0 when unknown.
 	 */
@@ -184,6 +185,7 @@ public final class PoolController {
 		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
 		this.saturated = new SaturatedGrowth(this.slowdown, this.refusals, this.probes, this.steps, this.knee,
 				this.changes);
+		this.growth = new GrowthRule(this.saturated, this.steps, this.knee, this.changes);
 	}
 
 	/**
@@ -294,72 +296,19 @@ public final class PoolController {
 		}
 		if (window.saturated()) {
 			this.surplus.reset();
-			return grow(window, kept, surge, probe != null);
+			return this.growth.grow(window, kept, surge, probe != null);
 		}
 		Decision refusing = this.refusals.staff(window, kept, this.steps, this.knee, this.changes);
 		if (refusing != null) {
 			this.surplus.reset();
 			return refusing;
 		}
-		Decision staffed = staff(window, kept);
+		Decision staffed = this.growth.staff(window, kept);
 		if (staffed != null) {
 			this.surplus.reset();
 			return staffed;
 		}
 		return this.surplus.shrinkOrHold(window, kept, this.changes);
-	}
-
-	/**
-	 * Hold a pool that spent its budget of changes ({@link ChangeBudget}).
-	 */
-	private Decision spent(ClosedWindow window, @Nullable KeptStep kept) {
-		return Decision.hold(window.size, this.changes.spentCause(), kept, true);
-	}
-
-	private Decision grow(ClosedWindow window, @Nullable KeptStep kept, int surge, boolean probing) {
-		int size = window.size;
-		Decision instead = this.saturated.instead(window, kept, probing);
-		if (instead != null) {
-			return instead;
-		}
-		// A little beyond the need, so that its noise does not ask for one more step.
-		int target = window.need + Math.max(1, window.need / 10);
-		int most = Math.max(Math.min((int) Math.ceil(size * MAX_GROWTH), this.knee.cap()), surge);
-		boolean leap = this.steps.mayLeap() && window.leaps(target, most);
-		most = this.steps.limit(size, most);
-		if (leap) {
-			most = Math.min(target, this.knee.cap());
-		}
-		target = window.bounds.clamp(Math.min(target, Math.max(most, size + 1)));
-		// Growth that meets refusals does not wait for the budget of changes.
-		if (this.changes.spent() && !window.refusing()) {
-			return spent(window, kept);
-		}
-		this.steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.SATURATED, size, target, window.throughput(),
-				window.completions, window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
-		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
-	}
-
-	/**
-	 * Staff a pool that is not saturated but whose tasks wait up to the model's size, or
-	 * return {@code null}.
-	 */
-	private @Nullable Decision staff(ClosedWindow window, @Nullable KeptStep kept) {
-		int size = window.size;
-		boolean waiting = window.law.meanQueueWaitMs() > WAITING * window.baseServiceMs;
-		if (window.need <= size || !waiting || window.cpuBound() || this.steps.resting() || this.changes.spent()) {
-			return null;
-		}
-		int target = window.bounds.clamp(Math.min(window.need, this.knee.cap()));
-		if (target <= size) {
-			return null;
-		}
-		this.steps.take(new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
-				window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
-		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
-				true);
 	}
 
 	/**
