@@ -4,7 +4,6 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
-import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Judging;
@@ -106,11 +105,7 @@ public final class PoolController {
 	 */
 	static final double NEAR_KNEE = 1.25;
 
-	private final BaseServiceTime serviceTimes = new BaseServiceTime();
-
-	private final WindowNoise throughputNoise = new WindowNoise();
-
-	private final WindowNoise serviceNoise = new WindowNoise();
+	private final WindowMeasures measures = new WindowMeasures();
 
 	private final SurplusRule surplus = new SurplusRule();
 
@@ -145,24 +140,6 @@ public final class PoolController {
 	private int appliedSize = -1;
 
 	/**
-	 * The size the pool has had since the last window closed, -1 when it changed since
-	 * (or before the first window): only windows at one size throughout measure the
-	 * noise.
-	 */
-	private int windowSize = -1;
-
-	/**
-	 * The pool's size when the last window closed, -1 before the first.
-	 */
-	private int closedSize = -1;
-
-	/**
-	 * Whether the next size applied is the one the window decided, which the next window
-	 * starts with.
-	 */
-	private boolean opening;
-
-	/**
 	 * Create a controller that does not know how many processors the CPU load is a share
 	 * of: a busy CPU limits its pool whatever the pool's tasks use of it.
 	 * @param clock the clock that times growth blocks
@@ -178,11 +155,11 @@ public final class PoolController {
 	 */
 	public PoolController(NanoClock clock, int cores) {
 		this.cores = cores;
-		this.probes = new DownProbe(clock, this.throughputNoise);
+		this.probes = new DownProbe(clock, this.measures.throughputs());
 		this.knee = new Knee(clock);
-		this.slowdown = new SlowdownRule(this.knee, this.serviceNoise, this.throughputNoise);
+		this.slowdown = new SlowdownRule(this.knee, this.measures.serviceTimes(), this.measures.throughputs());
 		this.changes = new ChangeBudget(clock);
-		this.steps = new StepJudge(clock, this.knee, this.throughputNoise, this.serviceNoise);
+		this.steps = new StepJudge(clock, this.knee, this.measures.throughputs(), this.measures.serviceTimes());
 		this.saturated = new SaturatedGrowth(this.slowdown, this.refusals, this.probes, this.steps, this.knee,
 				this.changes);
 		this.growth = new GrowthRule(this.saturated, this.steps, this.knee, this.changes);
@@ -198,32 +175,11 @@ public final class PoolController {
 	 * @return the decision, with its reason
 	 */
 	public Decision decide(PoolSnapshot snapshot, int size, PoolBounds bounds, double cpuLoad) {
-		LittlesLaw law = snapshot.littlesLaw();
 		double previousThroughput = this.fastPath.throughput();
 		boolean idleBefore = this.fastPath.arrivalRate() == 0;
-		int held = (this.windowSize == size) ? size : -1;
-		long completions = snapshot.windowCompletions();
 		long refused = this.refusals.refused(snapshot);
-		this.throughputNoise.add(held, law.throughput());
-		if (completions > 0 && law.meanServiceTimeMs() > 0) {
-			// Threads added since the last window closed are busy with tasks that mostly
-			// end in the next: the window is judged saturated at the smaller size, so
-			// that the window after a step up does not let the kept base go. A window
-			// that refused work for want of a thread or a place in the queue was
-			// congested whatever X·S says: every thread was busy when it refused, and
-			// the tasks that ended are those begun earliest, so X·S counts fewer busy
-			// than there were; its service time, taken for the work's own, would let
-			// the base climb with the pool.
-			int measuredSize = (this.closedSize > 0) ? Math.min(size, this.closedSize) : size;
-			this.serviceTimes.add(law.meanServiceTimeMs(), completions, size,
-					ClosedWindow.saturated(snapshot, measuredSize) || refused > 0);
-			this.serviceNoise.add(held, law.meanServiceTimeMs());
-		}
-		else {
-			this.serviceNoise.add(-1, Double.NaN);
-		}
-		this.closedSize = size;
-		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.serviceTimes.min(),
+		this.measures.add(snapshot, size, refused);
+		ClosedWindow window = new ClosedWindow(snapshot, size, bounds, cpuLoad, this.cores, this.measures.base().min(),
 				previousThroughput, refused, idleBefore);
 		this.fastPath.windowClosed(window);
 		this.knee.outgrown(window);
@@ -236,7 +192,7 @@ public final class PoolController {
 		Decision decision = decide(window);
 		this.saturated.decided(window, decision);
 		this.standing = decision;
-		this.opening = true;
+		this.measures.decided();
 		return decision;
 	}
 
@@ -249,7 +205,7 @@ public final class PoolController {
 				// The work's own service time, when the tasks that ended were the smaller
 				// pool's: not those of threads the cut took, which waited behind them.
 				if (window.law.busyThreads() <= window.size + Math.max(1, window.size / 4)) {
-					this.serviceTimes.rebase(window.serviceMs(), window.completions, window.size);
+					this.measures.base().rebase(window.serviceMs(), window.completions, window.size);
 				}
 			}
 			return restore;
@@ -274,7 +230,7 @@ public final class PoolController {
 				// rests too, from now.
 				this.steps.blockGrowth(true);
 				this.saturated.kneeFound();
-				return this.probes.fell(window, probe, this.serviceTimes.min(), this.knee);
+				return this.probes.fell(window, probe, this.measures.base().min(), this.knee);
 			}
 			kept = probe.kept();
 			if (window.queueing) {
@@ -319,13 +275,13 @@ public final class PoolController {
 	 */
 	public @Nullable Decision pulse(PoolPulse pulse) {
 		int largest = Math.min(pulse.bounds().maxThreads(), this.knee.cap());
-		Decision surge = this.fastPath.check(pulse, this.serviceTimes.min(), largest,
+		Decision surge = this.fastPath.check(pulse, this.measures.base().min(), largest,
 				this.slowdown.judging() || this.probes.judging());
 		if (surge == null) {
 			return null;
 		}
-		boolean unmeasured = Double.isNaN(this.serviceTimes.min());
-		if (unmeasured || this.serviceTimes.likeWindows() < BaseServiceTime.MEASURED_WINDOWS) {
+		boolean unmeasured = Double.isNaN(this.measures.base().min());
+		if (unmeasured || this.measures.base().likeWindows() < BaseServiceTime.MEASURED_WINDOWS) {
 			// Sized on an estimate, or on one window's calls (a load's first, cold ones),
 			// which probes down check.
 			this.saturated.surgedUnmeasured();
@@ -333,7 +289,7 @@ public final class PoolController {
 		if (unmeasured && !Double.isNaN(this.fastPath.estimatedServiceMs())) {
 			// The estimate is the base until a window measures one: the first windows
 			// after a surge measure the waiting the surge's threads cause too.
-			this.serviceTimes.estimate(this.fastPath.estimatedServiceMs());
+			this.measures.base().estimate(this.fastPath.estimatedServiceMs());
 		}
 		this.steps.surge(surge.threads(), this.fastPath.step(pulse, surge));
 		this.surplus.reset();
@@ -373,13 +329,7 @@ public final class PoolController {
 	 * @param threads the size the pool has now
 	 */
 	public void applied(int threads) {
-		if (this.opening) {
-			this.windowSize = threads;
-			this.opening = false;
-		}
-		else if (threads != this.windowSize) {
-			this.windowSize = -1;
-		}
+		this.measures.applied(threads);
 		if (this.appliedSize >= 0 && threads != this.appliedSize) {
 			this.changes.changed();
 		}
