@@ -145,6 +145,20 @@ class PoolControllerChangeBudgetTests {
 		assertThat(refusingTwice(new PoolBounds(1, 51)).threads()).isEqualTo(25);
 	}
 
+	@Test
+	void aPoolOnSaturatedCoresThatSpentItsBudgetBuffersOnlyForMoreThanAQuarterOfItsTasksRefused() {
+		spendTheBudget(20);
+		decideRefusing(0, 0.95, BOUNDS);
+		// A fifth of the offered tasks refused: the buffer waits for the budget.
+		Decision held = decideRefusing(20, 0.95, BOUNDS);
+		assertThat(held.changed()).isFalse();
+		// Three tenths: the pool grows by them though its budget is spent, to 20 / 0.7.
+		Decision grow = decideRefusing(50, 0.95, BOUNDS);
+		assertThat(grow.action()).isEqualTo(Action.GROW);
+		assertThat(grow.threads()).isEqualTo(29);
+		assertThat(grow.cause()).isEqualTo(new Buffering(30, 100, Overflow.CORES));
+	}
+
 	private Decision refusingTwice(PoolBounds bounds) {
 		PoolController controller = new PoolController(this.clock);
 		controller.decide(PoolControllerTests.withRefusals(window(100, 80, 150, 20, 0), 0), 20, bounds, 0.95);
