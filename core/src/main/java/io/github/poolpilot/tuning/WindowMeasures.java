@@ -6,8 +6,10 @@ import io.github.poolpilot.measure.PoolSnapshot.LittlesLaw;
 /**
  * What a pool's windows measured, one after another: its base service time
  * ({@link BaseServiceTime}) and the noise of its throughput and of its mean service time
- * ({@link WindowNoise}), which only windows at one size throughout measure. The
- * controller's rules read them; only the windows add to them.
+ * ({@link WindowNoise}), which only windows at one size throughout measure. Each window
+ * adds to them and the controller's rules read them; a restored cut and a surge on an
+ * estimate may set the base ({@link BaseServiceTime#rebase},
+ * {@link BaseServiceTime#estimate}).
  *
  * @author poolpilot authors
  */
