@@ -66,9 +66,7 @@ final class GrowthRule {
 		if (this.changes.spent() && !window.refusing()) {
 			return Decision.hold(window.size, this.changes.spentCause(), kept, true);
 		}
-		this.steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.SATURATED, size, target, window.throughput(),
-				window.completions, window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
+		this.steps.take(Step.after(leap ? Step.Kind.SURGE : Step.Kind.SATURATED, window, target));
 		return Decision.change(Action.GROW, size, target, new Queueing(window.busy, window.need), kept, true);
 	}
 
@@ -88,9 +86,7 @@ final class GrowthRule {
 		if (target <= size) {
 			return null;
 		}
-		this.steps.take(new Step(Step.Kind.STAFFING, size, target, window.throughput(), window.completions,
-				window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
+		this.steps.take(Step.after(Step.Kind.STAFFING, window, target));
 		return Decision.change(Action.GROW, size, target, new Waiting(window.law.meanQueueWaitMs(), window.need), kept,
 				true);
 	}

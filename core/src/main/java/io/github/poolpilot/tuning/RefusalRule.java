@@ -142,9 +142,7 @@ final class RefusalRule {
 		if (target <= size) {
 			return buffer(window, kept, steps, changes);
 		}
-		steps.take(new Step(leap ? Step.Kind.SURGE : Step.Kind.REFUSING, size, target, window.throughput(),
-				window.completions, window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
+		steps.take(Step.after(leap ? Step.Kind.SURGE : Step.Kind.REFUSING, window, target));
 		return Decision.change(Action.GROW, size, target, new Refusing(window.refused, window.offered, wanted), kept,
 				true);
 	}
@@ -179,9 +177,7 @@ final class RefusalRule {
 		}
 		int target = window.bounds
 			.clamp(Math.min(fromRefused(window), (int) Math.ceil(size * PoolController.MAX_GROWTH)));
-		steps.take(new Step(Step.Kind.BUFFERING, size, target, window.throughput(), window.completions,
-				window.stepServiceMs(), window.law.meanQueueWaitMs())
-			.refusing(StepJudge.refusedShare(window)));
+		steps.take(Step.after(Step.Kind.BUFFERING, window, target));
 		return Decision.change(Action.GROW, size, target, new Buffering(window.refused, window.offered, overflow), kept,
 				true);
 	}

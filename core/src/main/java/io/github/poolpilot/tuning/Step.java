@@ -55,6 +55,21 @@ final class Step {
 	}
 
 	/**
+	 * A step taken as a window closes, from the window's size: judged against the
+	 * window's throughput, its completions, its service time as a step's
+	 * ({@link ClosedWindow#stepServiceMs}), its queue wait and the share it refused.
+	 * @param kind how the step was made
+	 * @param window the window that just closed
+	 * @param to the size the step takes the pool to
+	 * @return the step
+	 */
+	static Step after(Kind kind, ClosedWindow window, int to) {
+		return new Step(kind, window.size, to, window.throughput(), window.completions, window.stepServiceMs(),
+				window.law.meanQueueWaitMs())
+			.refusing(window.refusedShare());
+	}
+
+	/**
 	 * The same step, to another size: the size the budget let the pool have.
 	 */
 	Step to(int to) {

@@ -123,7 +123,7 @@ final class StepJudge {
 				&& step.wasted(law.meanServiceTimeMs(), WindowNoise.SIGNIFICANT * serviceNoise);
 		// A step after which the pool refuses less, or still refuses work its threads
 		// do not wait for, is kept: refusals are demand that throughput does not show.
-		boolean refusesLess = !wasted && refusedShare(window) < step.refusedBefore / 2;
+		boolean refusesLess = !wasted && window.refusedShare() < step.refusedBefore / 2;
 		// Undone only when both say so, the throughput that did not rise and the service
 		// time that rose: either alone is within a window's noise more often.
 		if (step.kind == Step.Kind.REFUSING && wasted && !refusesLess
@@ -201,10 +201,6 @@ final class StepJudge {
 		double gain = step.gain();
 		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(step.from),
 				new NoGain(gain, step.added(), blockGrowth(true)), null, false);
-	}
-
-	static double refusedShare(ClosedWindow window) {
-		return window.refusedShare();
 	}
 
 	/**
