@@ -17,6 +17,11 @@ final class ClosedWindow {
 	static final int LEAP_FACTOR = 4;
 
 	/**
+	 * The tasks a window must end, per task offered in it, to have drained a backlog.
+	 */
+	static final double DRAINED = 1.5;
+
+	/**
 	 * The share of the cores a pool's tasks must keep busy for a busy CPU to limit it.
 	 */
 	static final double CPU_SHARE = 0.25;
@@ -65,7 +70,8 @@ final class ClosedWindow {
 	/**
 	 * The model's size, or -1 while no service time is known: at the base service time,
 	 * or at the window's when the threads' own CPU time, shared over the cores, accounts
-	 * for its rise from the base ({@link #coresAccountFor}).
+	 * for its rise from the base ({@link #coresAccountFor}). At most the pool's size in a
+	 * window that {@linkplain #drained() drained a backlog}.
 	 */
 	final int need;
 
@@ -118,7 +124,8 @@ final class ClosedWindow {
 		// A service time stretched by the threads sharing the cores is what each task
 		// takes at this size: the base, the time of a task alone, would need too few.
 		double sizingMs = coresAccountFor(baseServiceMs, 0) ? law.meanServiceTimeMs() : baseServiceMs;
-		this.need = SizingModel.need(law, sizingMs);
+		int need = SizingModel.need(law, sizingMs);
+		this.need = drained() ? Math.min(size, need) : need;
 		this.idle = this.offered == 0 && this.completions == 0 && snapshot.sizes().activeCount() == 0;
 	}
 
@@ -170,6 +177,20 @@ final class ClosedWindow {
 		}
 		double cpuMs = serviceMs() / (1 + waitCompute);
 		return serviceMs() - serviceMs * (1 + margin) <= cpuMs * this.size / this.cores;
+	}
+
+	/**
+	 * Return whether the pool ended more than {@value #DRAINED} tasks per task offered in
+	 * the window: it drained a backlog, so its threads served more than the window's
+	 * arrivals ask for, whatever the model sizes them at. Such a window's mean service
+	 * time mixes the backlog's tasks with the window's own (a downstream that failed fast
+	 * after a slow spell: tasks held 100 ms each, then the queue's 20 failing in a
+	 * millisecond, a mean past the base that asked {@code talk} in
+	 * {@code DownstreamTroubleTests} for one thread more than the 4 it had, in about one
+	 * run in ten).
+	 */
+	boolean drained() {
+		return this.completions > DRAINED * this.offered;
 	}
 
 	/**

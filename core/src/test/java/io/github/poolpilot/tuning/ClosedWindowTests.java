@@ -122,6 +122,27 @@ class ClosedWindowTests {
 		assertThat(unmeasured.coresAccountFor(63.5, 0)).isFalse();
 	}
 
+	@Test
+	void aWindowThatDrainedABacklogNeedsNoMoreThreadsThanThePoolHas() {
+		// talk in DownstreamTroubleTests as its downstream began to fail fast after a
+		// slow
+		// spell: 100 tasks offered, 240 ended (the slow calls and the queue's tasks
+		// failing at once), a mean of 16.7 ms against a base of 10.1 ms that the cores
+		// may account for (8 ms of CPU a task, 4 threads on 2 cores). At that mean the
+		// model asks for 1.67 busy threads, 5 with its margin.
+		assertThat(draining(240).drained()).isTrue();
+		assertThat(draining(240).need).isEqualTo(4);
+		// Half again the tasks offered drains no backlog: the model's size stands.
+		assertThat(draining(150).drained()).isFalse();
+		assertThat(draining(150).need).isEqualTo(SizingModel.staffed(100 * 0.0167)).isEqualTo(5);
+	}
+
+	private static ClosedWindow draining(double throughput) {
+		double waitCompute = (16.7 - 8) / 8;
+		return new ClosedWindow(PoolControllerTests.window(100, throughput, 16.7, 0, 4, 0, null, waitCompute), 4,
+				new PoolBounds(1, 8), 0.05, 2, 10.1, 100, 2);
+	}
+
 	/**
 	 * A window of a pool offered 200 tasks a second that serves 66, whose base service
 	 * time is 63.5 ms, at a size and service time, its tasks' CPU time measured.
