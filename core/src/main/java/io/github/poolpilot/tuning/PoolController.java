@@ -63,9 +63,11 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * <b>Changes.</b> A pool that changed size {@value ChangeBudget#CHANGES} times in the
  * last minute has spent its budget of changes ({@link ChangeBudget}): the changes that
  * can wait (a cut, a probe down, a shrink for surplus, staffing, growth while the pool
- * refuses nothing) wait until the oldest of them is a minute old. Growth that meets
- * refusals, a surge, a cut of a pool beyond the half above a knee seen and the judgment
- * of a change already made (a revert, a restore) do not wait.
+ * refuses nothing, growth for the share refused alone, a buffer) wait until the oldest of
+ * them is a minute old. Growth to the model's size that meets refusals, a buffer for more
+ * than {@value RefusalRule#URGENT} of the offered tasks refused, a surge, a cut of a pool
+ * beyond the half above a knee seen and the judgment of a change already made (a revert,
+ * a restore) do not wait.
  *
  * @author poolpilot authors
  */
