@@ -124,12 +124,11 @@ class ClosedWindowTests {
 
 	@Test
 	void aWindowThatDrainedABacklogNeedsNoMoreThreadsThanThePoolHas() {
-		// talk in DownstreamTroubleTests as its downstream began to fail fast after a
-		// slow
-		// spell: 100 tasks offered, 240 ended (the slow calls and the queue's tasks
-		// failing at once), a mean of 16.7 ms against a base of 10.1 ms that the cores
-		// may account for (8 ms of CPU a task, 4 threads on 2 cores). At that mean the
-		// model asks for 1.67 busy threads, 5 with its margin.
+		// talk in DownstreamTroubleTests as its downstream began to fail fast after
+		// a slow spell: 100 tasks offered, 240 ended (the slow calls and the queue's
+		// tasks failing at once), a mean of 16.7 ms against a base of 10.1 ms that the
+		// cores may account for (8 ms of CPU a task, 4 threads on 2 cores). At that
+		// mean the model asks for 1.67 busy threads, 5 with its margin.
 		assertThat(draining(240).drained()).isTrue();
 		assertThat(draining(240).need).isEqualTo(4);
 		// Half again the tasks offered drains no backlog: the model's size stands.
