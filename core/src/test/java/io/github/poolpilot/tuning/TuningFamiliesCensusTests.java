@@ -19,7 +19,9 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * {@code target/families-census.txt}. Runs only when asked,
  * {@code -Dpoolpilot-tests.census=600} for draws 1 to 600. With
  * {@code -Dpoolpilot-tests.census.light-load=15} every draw is first offered a tenth of
- * its load for 15 s ({@link TuningFamily#afterALightLoad}).
+ * its load for 15 s ({@link TuningFamily#afterALightLoad}); with
+ * {@code -Dpoolpilot-tests.census.idle=2} every draw is idle for its first 2 s, so that
+ * the pool meets its load before any window measured a service time.
  *
  * @author poolpilot authors
  */
@@ -32,12 +34,18 @@ class TuningFamiliesCensusTests {
 	void census() throws IOException {
 		int draws = Integer.getInteger("poolpilot-tests.census");
 		int lightLoad = Integer.getInteger("poolpilot-tests.census.light-load", 0);
+		int idle = Integer.getInteger("poolpilot-tests.census.idle", 0);
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
 		for (long seed = 1; seed <= draws; seed++) {
-			TuningFamily family = (lightLoad > 0) ? TuningFamily.draw(seed).afterALightLoad(lightLoad, 0.1)
-					: TuningFamily.draw(seed);
+			TuningFamily family = TuningFamily.draw(seed);
+			if (lightLoad > 0) {
+				family = family.afterALightLoad(lightLoad, 0.1);
+			}
+			else if (idle > 0) {
+				family = family.afterALightLoad(idle, 0);
+			}
 			List<Sample> tuned = family.tuned().run(family.seconds()).only();
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
 			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
