@@ -47,6 +47,17 @@ final class SurgeWatch {
 	private double estimatedServiceMs = Double.NaN;
 
 	/**
+	 * The pool's busy thread-milliseconds over the intervals read while no window had
+	 * measured a service time.
+	 */
+	private double busyMs;
+
+	/**
+	 * The tasks the pool finished over those intervals.
+	 */
+	private long ended;
+
+	/**
 	 * Read a pulse and say whether the pool meets a surge.
 	 * @param now the pool now
 	 * @param windowArrivalRate the last window's arrival rate, NaN before the first
@@ -65,16 +76,24 @@ final class SurgeWatch {
 		if (!mayGrow || last == null || Double.isNaN(windowArrivalRate) || now.atNanos() <= last.atNanos()) {
 			return null;
 		}
-		boolean saturated = now.activeThreads() >= now.size() && now.queued() > 0;
 		long arrivals = now.arrivals() - last.arrivals();
 		long completions = now.completions() - last.completions();
+		double seconds = (now.atNanos() - last.atNanos()) / 1e9;
+		if (Double.isNaN(baseServiceMs)) {
+			// The busy threads are the mean of the interval's ends while its size held:
+			// a pool that was idle at its start was not busy throughout it.
+			double busy = (last.size() == now.size()) ? (last.activeThreads() + now.activeThreads()) / 2.0
+					: now.activeThreads();
+			this.busyMs += busy * seconds * 1000;
+			this.ended += completions;
+		}
+		boolean saturated = now.activeThreads() >= now.size() && now.queued() > 0;
 		// Falling behind: the queue grew, or a full one turned tasks away. Once a surge
 		// was met, the next pulses refine it: the interval that saw the step began before
 		// it, so its rate was short of the new one.
 		if (!this.surging && (!saturated || arrivals <= completions)) {
 			return null;
 		}
-		double seconds = (now.atNanos() - last.atNanos()) / 1e9;
 		double expected = windowArrivalRate * seconds;
 		if (arrivals <= SURGE_RATIO * expected
 				|| arrivals <= expected + SURGE_SIGMAS * Math.sqrt(Math.max(1, expected))) {
@@ -83,13 +102,11 @@ final class SurgeWatch {
 		double arrivalRate = arrivals / seconds;
 		double serviceMs = baseServiceMs;
 		if (Double.isNaN(serviceMs)) {
-			// A pool that never finished a task in a window: Little's law on this
-			// interval, its busy threads over its completions. The busy threads are
-			// the mean of the interval's ends while its size held: a pool that was
-			// idle at its start was not busy throughout it.
-			double busy = (last.size() == now.size()) ? (last.activeThreads() + now.activeThreads()) / 2.0
-					: now.activeThreads();
-			serviceMs = (completions > 0) ? busy * seconds * 1000 / completions : Double.NaN;
+			// A pool that never finished a task in a window: Little's law on the
+			// intervals read so far, their busy threads over their completions. Not on
+			// this interval alone: 100 ms end a task or two of a few threads, and one
+			// task more or less halves or doubles the estimate.
+			serviceMs = (this.ended > 0) ? this.busyMs / this.ended : Double.NaN;
 			if (!Double.isNaN(serviceMs) && !(serviceMs >= this.estimatedServiceMs)) {
 				this.estimatedServiceMs = serviceMs;
 			}

@@ -7,6 +7,7 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.Surge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link SurgeWatch} at the edges of what makes a surge: pulses 100 ms apart on
@@ -74,6 +75,23 @@ class SurgeWatchTests {
 		Decision surge = surge(100, 200, 10, NO_SERVICE_TIME, 100);
 		assertThat(surge.cause()).isEqualTo(new Surge(2000, 100, 5, 229));
 		assertThat(surge.to()).isEqualTo(100);
+	}
+
+	@Test
+	void withNoBaseServiceTimeTheLoadsIntervalsSoFarStandForItNotTheLastAlone() {
+		// 3 threads busy with tasks of 250 ms end 1.2 tasks in 100 ms: one interval ends
+		// 1, another 2, and the last alone says 300 ms or 150 ms. The five intervals so
+		// far end 6 tasks in 1.5 thread-seconds: 250 ms.
+		SurgeWatch watch = new SurgeWatch();
+		long[] ended = { 0, 1, 2, 3, 4 };
+		for (int i = 0; i < ended.length; i++) {
+			assertThat(watch.check(pulse(3, 3, 5, ended[i], ended[i], i * INTERVAL), 12, NO_SERVICE_TIME, 100, true))
+				.isNull();
+		}
+		Decision surge = watch.check(pulse(3, 3, 5, 4 + 39, 6, 5 * INTERVAL), 12, NO_SERVICE_TIME, 100, true);
+		assertThat(watch.estimatedServiceMs()).isCloseTo(250, within(1e-9));
+		// 390 a second at 250 ms: 97.5 threads busy, staffed with ⌈97.5 + 2·√97.5⌉.
+		assertThat(surge.cause()).isEqualTo(new Surge(390, 12, 5, 118));
 	}
 
 	@Test
