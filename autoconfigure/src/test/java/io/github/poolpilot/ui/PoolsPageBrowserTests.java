@@ -28,6 +28,7 @@ import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolExecutor;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.task.TaskRejectedException;
@@ -49,10 +50,10 @@ import static org.awaitility.Awaitility.await;
  */
 class PoolsPageBrowserTests {
 
-	private static final Path CHROMIUM = Path.of(System.getProperty("poolpilot.chromium", "/usr/bin/chromium"));
+	private static final Path CHROMIUM = Path.of(System.getProperty("poolpilot-tests.chromium", "/usr/bin/chromium"));
 
 	private static final Path CHROMEDRIVER = Path
-		.of(System.getProperty("poolpilot.chromedriver", "/usr/bin/chromedriver"));
+		.of(System.getProperty("poolpilot-tests.chromedriver", "/usr/bin/chromedriver"));
 
 	private ConfigurableApplicationContext app;
 
@@ -103,7 +104,12 @@ class PoolsPageBrowserTests {
 		screenshot();
 
 		// report, idle, handed back to the tuner at 4 threads: 3 of them above its
-		// min-threads and never started, lendable.
+		// min-threads and never started, lendable. Its two changes are decisions listed
+		// in
+		// its section, above talk's: talk's controls stay where they are, under the
+		// pointer of whoever is about to press them.
+		long reportDecisions = decisions("report");
+		double controlsTop = top("talk", ".controls");
 		post("report", "{\"corePoolSize\":1,\"maxPoolSize\":4}");
 		post("report", "{\"tuning\":\"auto\"}");
 		WebElement report = this.browser.findElement(By.cssSelector("section.pool[data-pool='report']"));
@@ -117,6 +123,8 @@ class PoolsPageBrowserTests {
 				.equals("report 0/4 (3 lendable)"));
 		assertThat(this.browser.findElement(By.id("budget-figures")).getText())
 			.matches("\\d+ live, \\d+ allocated, \\d+ lendable of \\d+ threads");
+		await().atMost(Duration.ofSeconds(30)).until(() -> decisions("report") >= reportDecisions + 2);
+		assertThat(top("talk", ".controls")).as("where talk's controls are on the page").isEqualTo(controlsTop);
 
 		WebElement core = talk.findElement(By.name("corePoolSize"));
 		WebElement max = talk.findElement(By.name("maxPoolSize"));
@@ -126,10 +134,13 @@ class PoolsPageBrowserTests {
 		max.sendKeys("3");
 		talk.findElement(By.cssSelector("button[data-action='resize']")).click();
 		ManagedPool pool = this.app.getBean(PoolRegistry.class).get("talk");
-		await().atMost(Duration.ofSeconds(30)).until(() -> pool.maxPoolSize() == 3 && pool.corePoolSize() == 3);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(pool.corePoolSize() + "/" + pool.maxPoolSize())
+				.as(() -> "talk's core/max; the page says '" + pageMessage(talk) + "', the tuner's last decision: "
+						+ this.app.getBean(Tuner.class).state("talk").getLastDecision())
+				.isEqualTo("3/3"));
 		// The page redraws a pool's badges every second: a badge read as it is replaced
-		// is
-		// read again.
+		// is read again.
 		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(StaleElementReferenceException.class)
 			.until(() -> talk.findElement(By.cssSelector(".badges .mode")).getText().equals("manual"));
@@ -299,6 +310,30 @@ class PoolsPageBrowserTests {
 			.toBodilessEntity();
 	}
 
+	/**
+	 * Return how many decisions a pool's section lists.
+	 */
+	private long decisions(String pool) {
+		return (Long) this.browser.executeScript(
+				"return document.querySelectorAll(\"section.pool[data-pool='\" + arguments[0] + \"'] ol.decisions li\").length;",
+				pool);
+	}
+
+	/**
+	 * Return where a part of a pool's section starts, from the top of the page.
+	 */
+	private double top(String pool, String part) {
+		return ((Number) this.browser.executeScript(
+				"var e = document.querySelector(\"section.pool[data-pool='\" + arguments[0]"
+						+ " + \"'] \" + arguments[1]); return e.getBoundingClientRect().top + window.scrollY;",
+				pool, part))
+			.doubleValue();
+	}
+
+	private @Nullable Object pageMessage(WebElement pool) {
+		return this.browser.executeScript("return arguments[0].querySelector('.controls .message').textContent;", pool);
+	}
+
 	private static int samples(WebElement pool) {
 		String samples = pool.getDomAttribute("data-samples");
 		return (samples != null) ? Integer.parseInt(samples) : 0;
@@ -306,10 +341,10 @@ class PoolsPageBrowserTests {
 
 	/**
 	 * Save what the page looks like: into target/, or where
-	 * {@code -Dpoolpilot.ui.screenshot} says (the documentation's image).
+	 * {@code -Dpoolpilot-tests.ui.screenshot} says (the documentation's image).
 	 */
 	private void screenshot() throws IOException {
-		Path to = Path.of(System.getProperty("poolpilot.ui.screenshot", "target/poolpilot-ui.png"));
+		Path to = Path.of(System.getProperty("poolpilot-tests.ui.screenshot", "target/poolpilot-ui.png"));
 		Files.createDirectories(to.toAbsolutePath().getParent());
 		Files.write(to, this.browser.getScreenshotAs(OutputType.BYTES));
 	}
