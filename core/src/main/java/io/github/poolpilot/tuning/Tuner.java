@@ -11,7 +11,6 @@ import java.util.function.DoubleSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.budget.BudgetMember;
@@ -19,12 +18,10 @@ import io.github.poolpilot.budget.Lenders;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.measure.PoolSnapshot;
-import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.BudgetExceeded;
-import io.github.poolpilot.tuning.Decision.Cause.Lent;
 
 /**
  * Sizes every pool in {@code auto} mode after each measurement window: each pool's
@@ -61,7 +58,7 @@ public class Tuner {
 
 	private final DoubleSupplier cpuLoad;
 
-	private final ResizeListener listener;
+	private final DecisionApplier applier;
 
 	private final TuningPlanner planner;
 
@@ -95,7 +92,7 @@ public class Tuner {
 		this.clock = clock;
 		this.planner = new TuningPlanner(clock, cores);
 		this.cpuLoad = cpuLoad;
-		this.listener = listener;
+		this.applier = new DecisionApplier(this.planner, this::state, listener, this.failedTicks);
 		registry.budget().setLenders(new Lenders() {
 
 			@Override
@@ -105,31 +102,10 @@ public class Tuner {
 
 			@Override
 			public void lent(Loan loan) {
-				Tuner.this.lent(loan);
+				Tuner.this.applier.lent(loan, Tuner.this.registry.get(loan.lender()));
 			}
 
 		});
-	}
-
-	/**
-	 * A pool the tuner sizes lent idle threads to another: its decision says so, and its
-	 * controller goes on from the size it has.
-	 */
-	private void lent(Loan loan) {
-		Decision decision = new Decision(Action.SHRINK, loan.from(), loan.to(), new Lent(loan.borrower()), null, null,
-				loan.to(), true, false);
-		state(loan.lender()).setLastDecision(decision);
-		this.planner.applied(loan.lender(), loan.to());
-		ManagedPool pool = this.registry.get(loan.lender());
-		if (pool != null) {
-			try {
-				this.listener.resized(pool, decision);
-			}
-			catch (RuntimeException ex) {
-				this.failedTicks.increment();
-				logger.warn("A resize listener failed for pool '" + pool.getName() + "'", ex);
-			}
-		}
 	}
 
 	/**
@@ -263,7 +239,7 @@ public class Tuner {
 				state(pool.getName()).setLimited(false);
 			}
 		}
-		applyAll(pools, plan);
+		this.applier.applyAll(pools, plan);
 	}
 
 	private void pulsePools() {
@@ -277,25 +253,7 @@ public class Tuner {
 					sizes.queueSize(), counts.submitted(), counts.completed() + counts.failed(), this.clock.nanoTime(),
 					pool.ceiling(), pool.settling()));
 		}
-		applyAll(pools, planPulse(pulses, this.registry.budget()));
-	}
-
-	/**
-	 * Resize the pools of a plan, shrinks first: a pool that grows counts on the threads
-	 * the others give back.
-	 */
-	private void applyAll(List<ManagedPool> pools, Map<String, Decision> plan) {
-		List<ManagedPool> others = new ArrayList<>();
-		for (ManagedPool pool : pools) {
-			Decision decision = plan.get(pool.getName());
-			if (decision != null && decision.threads() < pool.maxPoolSize()) {
-				apply(pool, decision);
-			}
-			else if (decision != null) {
-				others.add(pool);
-			}
-		}
-		others.forEach((pool) -> apply(pool, plan.get(pool.getName())));
+		this.applier.applyAll(pools, planPulse(pulses, this.registry.budget()));
 	}
 
 	/**
@@ -323,54 +281,6 @@ public class Tuner {
 	 */
 	public Map<String, Decision> planPulse(List<PoolPulse> pools, ThreadBudget budget) {
 		return this.planner.planPulse(pools, budget);
-	}
-
-	/**
-	 * Resize one pool as decided. A failure is logged and counted and leaves the other
-	 * pools to be resized; the pool's controller is told the size the pool really has.
-	 */
-	private void apply(ManagedPool pool, Decision decision) {
-		TuningState state = state(pool.getName());
-		state.setLimited(decision.limited());
-		int size = pool.maxPoolSize();
-		if (decision.threads() == size) {
-			Decision last = state.getLastDecision();
-			if (last == null || !decision.reason().equals(last.reason())) {
-				state.setLastDecision(decision);
-			}
-			return;
-		}
-		try {
-			// A pool sized by hand keeps its core size when it gives threads back.
-			int core = (state.getMode() == TuningMode.MANUAL) ? Math.min(pool.corePoolSize(), decision.threads())
-					: decision.threads();
-			pool.resize(core, decision.threads());
-			state.setLastDecision(decision);
-		}
-		catch (InvalidPoolSizeException ex) {
-			// Refused by the pool's door, as when another resize took the room first: the
-			// message says why, a stack trace would say nothing more.
-			resizeFailed(pool, decision, ex.getMessage(), null);
-			return;
-		}
-		catch (RuntimeException ex) {
-			resizeFailed(pool, decision, ex.toString(), ex);
-			return;
-		}
-		try {
-			this.listener.resized(pool, decision);
-		}
-		catch (RuntimeException ex) {
-			this.failedTicks.increment();
-			logger.warn("A resize listener failed for pool '" + pool.getName() + "'", ex);
-		}
-	}
-
-	private void resizeFailed(ManagedPool pool, Decision decision, String why, @Nullable RuntimeException ex) {
-		this.failedTicks.increment();
-		logger.warn("Could not resize pool '" + pool.getName() + "' to " + decision.threads() + " threads; it keeps "
-				+ pool.maxPoolSize() + ": " + why, ex);
-		this.planner.applied(pool.getName(), pool.maxPoolSize());
 	}
 
 	/**
