@@ -112,12 +112,12 @@ final class DownProbe {
 	 * knee would show is within two standard errors of the windows' noise (few tasks
 	 * ended, a noisy mix of work), one window cannot tell it from a probe that held, and
 	 * the next windows are counted too. A probe still unclear after them is
-	 * {@linkplain Verdict#UNCLEAR unclear}: fewer threads were not shown to serve as
-	 * much.
+	 * {@linkplain ProbeOutcome.Verdict#UNCLEAR unclear}: fewer threads were not shown to
+	 * serve as much.
 	 * @param window the window since
 	 * @return how it went, or {@code null} when there was none
 	 */
-	@Nullable Outcome judge(ClosedWindow window) {
+	@Nullable ProbeOutcome judge(ClosedWindow window) {
 		Step probe = this.pending;
 		this.pending = null;
 		this.held = false;
@@ -133,17 +133,19 @@ final class DownProbe {
 		boolean doubtful = fell && change > -error;
 		if ((!clear || doubtful) && window.queueing && probe.windows < PoolController.JUDGING_WINDOWS) {
 			this.pending = probe;
-			return new Outcome(probe.from, probe.to, probe.throughputBefore, change, false, false, Verdict.AGAIN);
+			return new ProbeOutcome(probe.from, probe.to, probe.throughputBefore, change, false, false,
+					ProbeOutcome.Verdict.AGAIN);
 		}
-		Verdict verdict = (!clear && !fell && window.queueing) ? Verdict.UNCLEAR : Verdict.JUDGED;
-		this.held = !fell && verdict == Verdict.JUDGED;
+		ProbeOutcome.Verdict verdict = (!clear && !fell && window.queueing) ? ProbeOutcome.Verdict.UNCLEAR
+				: ProbeOutcome.Verdict.JUDGED;
+		this.held = !fell && verdict == ProbeOutcome.Verdict.JUDGED;
 		if (this.held) {
 			this.chainHeld++;
 			for (int i = 0; i < probe.windows; i++) {
 				this.chain.add(probe.throughput());
 			}
 		}
-		return new Outcome(probe.from, probe.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
+		return new ProbeOutcome(probe.from, probe.to, probe.throughputBefore, change, fell, !window.queueing, verdict);
 	}
 
 	/**
@@ -155,9 +157,9 @@ final class DownProbe {
 	 * @param outcome how it went
 	 * @return the decision to go back
 	 */
-	Decision unclear(ClosedWindow window, Outcome outcome) {
-		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(outcome.from),
-				new ProbeUnclear(outcome.change, this.rest.brief(UNCLEAR_REST)), null, true);
+	Decision unclear(ClosedWindow window, ProbeOutcome outcome) {
+		return Decision.change(Action.REVERT, window.size, window.bounds.clamp(outcome.from()),
+				new ProbeUnclear(outcome.change(), this.rest.brief(UNCLEAR_REST)), null, true);
 	}
 
 	/**
@@ -174,9 +176,8 @@ final class DownProbe {
 		if (knee.near(size) || !overloaded || window.completions == 0 || this.rest.resting()) {
 			return null;
 		}
-		// Never below the threads the CPU time alone keeps busy: X·C, with C = S/(1 +
-		// W/C);
-		// with the CPU busy and that unknown, not at all.
+		// Never below the threads the CPU time alone keeps busy: X·C, with
+		// C = S/(1 + W/C); with the CPU busy and that unknown, not at all.
 		Double waitCompute = law.waitComputeRatio();
 		if (waitCompute == null && window.cpuBound()) {
 			return null;
@@ -259,21 +260,18 @@ final class DownProbe {
 	 * @param knee the knee to learn
 	 * @return the decision to go back
 	 */
-	Decision fell(ClosedWindow window, Outcome outcome, double baseServiceMs, Knee knee) {
+	Decision fell(ClosedWindow window, ProbeOutcome outcome, double baseServiceMs, Knee knee) {
 		// Below the knee throughput is in proportion to the threads, so the probe's own
-		// loss
-		// bounds the knee from below: a pool whose base service time comes from cheaper
-		// work
-		// than it runs now (a web server's requests, say) would otherwise learn a knee
-		// far
-		// too low.
-		double proportional = (outcome.change > -1) ? outcome.to / (1 + outcome.change) : outcome.from;
-		double kneeThreads = Math.max(outcome.throughputBefore * baseServiceMs / 1000, proportional);
-		knee.learn(kneeThreads, outcome.throughputBefore);
-		int target = window.bounds.clamp(Math.min(outcome.from,
+		// loss bounds the knee from below: a pool whose base service time comes from
+		// cheaper work than it runs now (a web server's requests, say) would otherwise
+		// learn a knee far too low.
+		double proportional = (outcome.change() > -1) ? outcome.to() / (1 + outcome.change()) : outcome.from();
+		double kneeThreads = Math.max(outcome.throughputBefore() * baseServiceMs / 1000, proportional);
+		knee.learn(kneeThreads, outcome.throughputBefore());
+		int target = window.bounds.clamp(Math.min(outcome.from(),
 				Math.max(window.size + 1, (int) Math.ceil(kneeThreads * (1 + PoolController.KNEE_MARGIN)))));
 		return Decision.change(Action.REVERT, window.size, target,
-				new ProbeFell(outcome.change, kneeThreads, this.rest.take()), null, true);
+				new ProbeFell(outcome.change(), kneeThreads, this.rest.take()), null, true);
 	}
 
 	/**
@@ -301,48 +299,6 @@ final class DownProbe {
 	 */
 	boolean judging() {
 		return this.pending != null;
-	}
-
-	/**
-	 * What judging a probe came to.
-	 */
-	enum Verdict {
-
-		/**
-		 * Held or fell, beyond the windows' noise or after the most windows.
-		 */
-		JUDGED,
-
-		/**
-		 * Within the windows' noise: judged again in the next window.
-		 */
-		AGAIN,
-
-		/**
-		 * Held, but within the windows' noise after the most windows.
-		 */
-		UNCLEAR
-
-	}
-
-	/**
-	 * How a probe went.
-	 *
-	 * @param from the size before it
-	 * @param to the size it tried
-	 * @param throughputBefore the throughput it had to hold
-	 * @param change the relative change of throughput
-	 * @param fell whether it lost throughput, beyond the tolerance, while work waited
-	 * @param drained whether the queue drained meanwhile
-	 * @param verdict whether it was judged, is judged again, or was unclear
-	 */
-	record Outcome(int from, int to, double throughputBefore, double change, boolean fell, boolean drained,
-			Verdict verdict) {
-
-		KeptStep kept() {
-			return new KeptStep(this.from, this.to, this.change, this.drained);
-		}
-
 	}
 
 }

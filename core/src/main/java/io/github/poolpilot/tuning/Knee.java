@@ -82,6 +82,32 @@ final class Knee {
 	}
 
 	/**
+	 * Learn from a growth step kept while the pool queued. One that crossed the knee,
+	 * where threads stop paying, by more than a standard error of the windows' noise: the
+	 * new throughput needs only about from · X₁/X₀ of them. A throughput that fell by
+	 * more than its noise measured a lull, not the threads: no knee below where the step
+	 * began. One that rose by more than its noise began below the knee: it found it. A
+	 * step beyond the knee that paid by more than a standard error of the noise: the knee
+	 * is gone. One within the noise says nothing.
+	 * @param step the step kept, measured
+	 * @param window the window that judged it
+	 * @param error the standard error of the step's relative gain
+	 */
+	void kept(Step step, ClosedWindow window, double error) {
+		if (!window.queueing) {
+			return;
+		}
+		double gain = step.gain();
+		double added = step.added();
+		if ((gain + error) / added < PoolController.KNEE_EFFICIENCY && gain + WindowNoise.SIGNIFICANT * error >= 0) {
+			atMost(step.from * (1 + gain), window.throughput(), gain > WindowNoise.SIGNIFICANT * error);
+		}
+		else if (known() && step.to > threads() && (gain - error) / added >= PoolController.KNEE_EFFICIENCY) {
+			forget();
+		}
+	}
+
+	/**
 	 * Return the knee in threads, 0 while none is known.
 	 */
 	double threads() {

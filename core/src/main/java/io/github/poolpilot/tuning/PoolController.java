@@ -167,18 +167,17 @@ public final class PoolController {
 			this.steps.restGrowth();
 		}
 		KeptStep kept = null;
-		DownProbe.Outcome probe = this.probes.judge(window);
+		ProbeOutcome probe = this.probes.judge(window);
 		if (probe != null) {
-			if (probe.verdict() == DownProbe.Verdict.AGAIN) {
+			if (probe.verdict() == ProbeOutcome.Verdict.AGAIN) {
 				return Decision.hold(window.size, new Judging(probe.from(), probe.to(), probe.change()), null, true);
 			}
-			if (probe.verdict() == DownProbe.Verdict.UNCLEAR) {
+			if (probe.verdict() == ProbeOutcome.Verdict.UNCLEAR) {
 				return this.probes.unclear(window, probe);
 			}
 			if (probe.fell()) {
 				// Every size from the knee to where the probes began served the same:
-				// growth
-				// rests too, from now.
+				// growth rests too, from now.
 				this.steps.blockGrowth(true);
 				this.saturated.kneeFound();
 				return this.probes.fell(window, probe, this.measures.base().min(), this.knee);

@@ -175,22 +175,7 @@ final class StepJudge {
 			}
 		}
 		this.growthRest.reset();
-		if (window.queueing && (gain + error) / added < PoolController.KNEE_EFFICIENCY
-				&& gain + WindowNoise.SIGNIFICANT * error >= 0) {
-			// It crossed the knee, where threads stop paying, by more than a standard
-			// error of the windows' noise: the new throughput needs only about
-			// from · X₁/X₀ of them. A throughput that fell by more than its noise
-			// measured a lull, not the threads: no knee below where the step began. One
-			// that rose by more than its noise began below the knee: it found it.
-			boolean crossed = gain > WindowNoise.SIGNIFICANT * error;
-			this.knee.atMost(step.from * (1 + gain), window.throughput(), crossed);
-		}
-		else if (window.queueing && this.knee.known() && step.to > this.knee.threads()
-				&& (gain - error) / added >= PoolController.KNEE_EFFICIENCY) {
-			// A step beyond the knee that paid by more than a standard error of the
-			// windows' noise: the knee is gone. One within the noise says nothing.
-			this.knee.forget();
-		}
+		this.knee.kept(step, window, error);
 		return null;
 	}
 

@@ -131,9 +131,8 @@ final class TuningPlanner {
 			PoolController controller = (pool.mode() == TuningMode.AUTO) ? this.controllers.get(pool.name()) : null;
 			if (controller == null || controller.appliedSize() != pool.size()) {
 				// Out of the tuner's hands, or resized by someone else since (by hand,
-				// say,
-				// and back to auto within a window): what it asked for is stale, and the
-				// next window starts afresh.
+				// say, and back to auto within a window): what it asked for is stale,
+				// and the next window starts afresh.
 				this.controllers.remove(pool.name());
 				controller = null;
 			}

@@ -12,8 +12,7 @@ import io.github.poolpilot.tuning.Decision.Action;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeFell;
 import io.github.poolpilot.tuning.Decision.Cause.ProbeUnclear;
 import io.github.poolpilot.tuning.Decision.Cause.ProbingDown;
-import io.github.poolpilot.tuning.DownProbe.Outcome;
-import io.github.poolpilot.tuning.DownProbe.Verdict;
+import io.github.poolpilot.tuning.ProbeOutcome.Verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
@@ -64,13 +63,13 @@ class DownProbeTests {
 		assertThat(probe.judge((window(100, 100, 20, 9.0, 0.5)))).isNull();
 		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
 		probe.applied(15);
-		Outcome kept = probe.judge((window(100, 100, 15, 9.0, 0.5)));
+		ProbeOutcome kept = probe.judge((window(100, 100, 15, 9.0, 0.5)));
 		assertThat(kept.to()).isEqualTo(15);
 		assertThat(kept.change()).isZero();
 		assertThat(kept.fell()).isFalse();
 		probe.start(window(100, 100, 20, 9.0, 0.5), null, this.knee);
 		probe.applied(12);
-		Outcome fell = probe.judge((window(100, 80, 12, 9.0, 0.5)));
+		ProbeOutcome fell = probe.judge((window(100, 80, 12, 9.0, 0.5)));
 		assertThat(fell.from()).isEqualTo(20);
 		assertThat(fell.to()).isEqualTo(12);
 		assertThat(fell.change()).isCloseTo(-0.2, offset(1e-9));
@@ -85,13 +84,13 @@ class DownProbeTests {
 		DownProbe probe = new DownProbe(this.clock);
 		// 100 per second at 50 ms uncongested: the knee is 5 threads, and 6 a tenth
 		// beyond; 4 threads of 50 ms serve 80 per second.
-		Outcome outcome = new Outcome(10, 4, 100, -0.2, true, false, Verdict.JUDGED);
+		ProbeOutcome outcome = new ProbeOutcome(10, 4, 100, -0.2, true, false, Verdict.JUDGED);
 		Decision back = probe.fell((window(100, 80, 4, 9.0, 0.5)), outcome, 50, this.knee);
 		assertThat(back.action()).isEqualTo(Action.REVERT);
 		assertThat(back.to()).isEqualTo(6);
 		assertThat(this.knee.threads()).isCloseTo(5.0, offset(1e-9));
 		Decision atMostFrom = probe.fell((window(100, 80, 4, 9.0, 0.5)),
-				new Outcome(5, 4, 100, -0.2, true, false, Verdict.JUDGED), 50, this.knee);
+				new ProbeOutcome(5, 4, 100, -0.2, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(atMostFrom.to()).isEqualTo(5);
 	}
 
@@ -153,7 +152,7 @@ class DownProbeTests {
 			.isEqualTo(new ProbingDown(1050, 100));
 		// 1000 again is 4.8 % below the chain's mean, where it was 9 % below its best.
 		throughputs.add(11, 1000);
-		Outcome held = probe.judge(window(1400, 1000, 11, 9.0, 0.5));
+		ProbeOutcome held = probe.judge(window(1400, 1000, 11, 9.0, 0.5));
 		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
 		assertThat(held.fell()).isFalse();
 		// The chain's windows: the first level's 1000, then 1100 and 1000.
@@ -190,14 +189,14 @@ class DownProbeTests {
 		DownProbe probe = probeFrom20(400);
 		assertThat(probe.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
 		// A second window as before: 3 % less over both, held.
-		Outcome held = probe.judge(window(400, 400, 15, 9.0, 0.5));
+		ProbeOutcome held = probe.judge(window(400, 400, 15, 9.0, 0.5));
 		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
 		assertThat(held.fell()).isFalse();
 		// Three windows 6 % below: 5.8 % of error, a fall.
 		DownProbe falling = probeFrom20(400);
 		assertThat(falling.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
 		assertThat(falling.judge(window(400, 376, 15, 9.0, 0.5)).verdict()).isEqualTo(Verdict.AGAIN);
-		Outcome fell = falling.judge(window(400, 376, 15, 9.0, 0.5));
+		ProbeOutcome fell = falling.judge(window(400, 376, 15, 9.0, 0.5));
 		assertThat(fell.verdict()).isEqualTo(Verdict.JUDGED);
 		assertThat(fell.fell()).isTrue();
 	}
@@ -205,7 +204,7 @@ class DownProbeTests {
 	@Test
 	void aKneeDisprovedEndsTheRestAfterTheProbeThatTaughtIt() {
 		DownProbe probe = probeFrom20(1000);
-		Outcome fell = probe.judge(window(1000, 600, 15, 9.0, 0.5));
+		ProbeOutcome fell = probe.judge(window(1000, 600, 15, 9.0, 0.5));
 		assertThat(fell.fell()).isTrue();
 		probe.fell(window(1000, 600, 15, 9.0, 0.5), fell, 100, this.knee);
 		assertThat(probe.start(window(1000, 1000, 9, 9.0, 0.5), null, new Knee(this.clock))).isNull();
@@ -229,10 +228,10 @@ class DownProbeTests {
 		// √(1/70 + 1/280), 13.4 % after one window, so the 25 % a probe below the knee
 		// would lose is within two of them; after two windows, 10.4 %, it stands out.
 		DownProbe probe = probeFrom20(new WindowNoise(), 70, 4);
-		Outcome first = probe.judge(window(70, 72, 15, 9.0, 0.5));
+		ProbeOutcome first = probe.judge(window(70, 72, 15, 9.0, 0.5));
 		assertThat(first.verdict()).isEqualTo(Verdict.AGAIN);
 		assertThat(probe.judging()).isTrue();
-		Outcome second = probe.judge(window(70, 68, 15, 9.0, 0.5));
+		ProbeOutcome second = probe.judge(window(70, 68, 15, 9.0, 0.5));
 		assertThat(second.verdict()).isEqualTo(Verdict.JUDGED);
 		assertThat(second.fell()).isFalse();
 	}
@@ -244,7 +243,7 @@ class DownProbeTests {
 		// The windows since vary by 40 % around their median: a relative variance of
 		// 0.064 a window over the windows kept, a standard error of 19 % over three
 		// windows against four, within which a quarter's loss would not stand out.
-		Outcome third = judgeNoisily(probe, throughputs);
+		ProbeOutcome third = judgeNoisily(probe, throughputs);
 		assertThat(third.verdict()).isEqualTo(Verdict.UNCLEAR);
 		assertThat(third.change()).isCloseTo(0, offset(1e-9));
 		Decision back = probe.unclear(window(70, 70, 15, 9.0, 0.5), third);
@@ -273,7 +272,7 @@ class DownProbeTests {
 		// Nor did they lengthen the rest after a fall: the first is 30 s.
 		probe.judge(window(80, 40, 15, 9.0, 0.5));
 		probe.judge(window(80, 40, 15, 9.0, 0.5));
-		Outcome fell = probe.judge(window(80, 40, 15, 9.0, 0.5));
+		ProbeOutcome fell = probe.judge(window(80, 40, 15, 9.0, 0.5));
 		assertThat(fell.fell()).isTrue();
 		Decision back = probe.fell(window(80, 40, 15, 9.0, 0.5), fell, 100, this.knee);
 		assertThat(back.cause()).isInstanceOfSatisfying(ProbeFell.class,
@@ -311,8 +310,8 @@ class DownProbeTests {
 	 * Judge a probe from windows of 70 tasks over three windows of as many, while the
 	 * pool's windows vary by 40 % around their median.
 	 */
-	private Outcome judgeNoisily(DownProbe probe, WindowNoise throughputs) {
-		Outcome outcome = null;
+	private ProbeOutcome judgeNoisily(DownProbe probe, WindowNoise throughputs) {
+		ProbeOutcome outcome = null;
 		for (double noisy : new double[] { 42, 98, 70 }) {
 			throughputs.add(15, noisy);
 			outcome = probe.judge(window(70, 70, 15, 9.0, 0.5));
@@ -347,7 +346,7 @@ class DownProbeTests {
 	void aProbeWithEnoughTasksIsJudgedOnOneWindow() {
 		DownProbe probe = probeFrom20(1000);
 		// √(1/1000 + 1/1000) is 4.5 %: a 25 % loss stands out of it.
-		Outcome held = probe.judge(window(1000, 990, 15, 9.0, 0.5));
+		ProbeOutcome held = probe.judge(window(1000, 990, 15, 9.0, 0.5));
 		assertThat(held.verdict()).isEqualTo(Verdict.JUDGED);
 		assertThat(held.fell()).isFalse();
 	}
@@ -358,7 +357,7 @@ class DownProbeTests {
 		// measures in a quiet mix of cheap requests), but 9 threads kept only 70 %: the
 		// knee is at least 9 / 0.7 = 12.9 threads, so back to the 12 the probe left.
 		Decision back = new DownProbe(this.clock).fell(window(100, 70, 9, 9.0, 0.5),
-				new Outcome(12, 9, 100, -0.3, true, false, Verdict.JUDGED), 50, this.knee);
+				new ProbeOutcome(12, 9, 100, -0.3, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(back.to()).isEqualTo(12);
 		assertThat(this.knee.threads()).isCloseTo(9 / 0.7, offset(1e-9));
 	}
@@ -368,7 +367,7 @@ class DownProbeTests {
 		// Both estimates put the knee at or below the 9 the probe tried: X·S₀ says 5,
 		// and a loss too small to measure says 9.
 		Decision back = new DownProbe(this.clock).fell(window(100, 100, 9, 9.0, 0.5),
-				new Outcome(12, 9, 100, 0, true, false, Verdict.JUDGED), 50, this.knee);
+				new ProbeOutcome(12, 9, 100, 0, true, false, Verdict.JUDGED), 50, this.knee);
 		assertThat(back.to()).isEqualTo(10);
 	}
 
