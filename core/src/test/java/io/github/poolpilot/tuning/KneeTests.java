@@ -6,6 +6,7 @@ import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * {@link Knee}: the most threads a step may reach once a knee is known, and how long it
@@ -157,6 +158,23 @@ class KneeTests {
 		this.knee.atMost(30, 200, false);
 		// 14 threads serving 96: within 5 % of the 100 seen at the knee, not of 200.
 		assertThat(this.knee.disproved(window(14, 96, 5))).isTrue();
+	}
+
+	@Test
+	void aKeptStepTeachesAKneeOnlyFromAWindowInWhichWorkQueued() {
+		// From 10 threads to 15 for 1 % more throughput, judged beyond its noise.
+		Step step = new Step(Step.Kind.SATURATED, 10, 15, 100, 100, 900, 0);
+		step.measure(101, 100);
+		this.knee.kept(step, window(15, 101, 0), 0.001);
+		assertThat(this.knee.known()).isFalse();
+		this.knee.kept(step, window(15, 101, 5), 0.001);
+		assertThat(this.knee.threads()).isCloseTo(10.1, within(0.001));
+		assertThat(this.knee.bound()).isFalse();
+		// Beyond the knee, a step that paid in proportion: the knee is gone.
+		Step paid = new Step(Step.Kind.SATURATED, 12, 18, 100, 100, 900, 0);
+		paid.measure(150, 100);
+		this.knee.kept(paid, window(18, 150, 5), 0.001);
+		assertThat(this.knee.known()).isFalse();
 	}
 
 	/**
