@@ -104,10 +104,9 @@ class PoolsPageBrowserTests {
 		screenshot();
 
 		// report, idle, handed back to the tuner at 4 threads: 3 of them above its
-		// min-threads and never started, lendable. Its two changes are decisions listed
-		// in
-		// its section, above talk's: talk's controls stay where they are, under the
-		// pointer of whoever is about to press them.
+		// min-threads and never started, lendable. Its two changes are decisions
+		// listed in its section, above talk's: talk's controls stay where they are,
+		// under the pointer of whoever is about to press them.
 		long reportDecisions = decisions("report");
 		double controlsTop = top("talk", ".controls");
 		post("report", "{\"corePoolSize\":1,\"maxPoolSize\":4}");
