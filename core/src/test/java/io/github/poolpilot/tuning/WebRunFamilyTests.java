@@ -79,12 +79,14 @@ class WebRunFamilyTests {
 	 * The draws after a light load that still hold more than twice the knee, each still
 	 * checked, so that one the tuner comes to meet is taken off the list. Since a chain
 	 * halves the pool once two of its probes held, 5, 6 and 9 meet the goal, and 8 no
-	 * longer does: its chain halved from 37 threads to 18, two below the knee, on a
-	 * window within the noise of exact calls (σ = 0) that end in waves, three or four a
+	 * longer did: its chain halved from 37 threads to 18, two below the knee, on a window
+	 * within the noise of exact calls (σ = 0) that ended in waves, three or four a
 	 * second; the next probe fell and went back to 18, and when growth's block ended the
-	 * pool grew to 45.
+	 * pool grew to 45. Since the simulator spreads exact times
+	 * ({@link PoolSimulator#EXACT_SPREAD}), its calls no longer end in waves, and 8 meets
+	 * the goal again.
 	 */
-	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(8L, 14L, 21L);
+	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(14L, 21L);
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
