@@ -57,7 +57,7 @@ final class SaturatedGrowth {
 	 * beyond a knee that the probes' tolerance of a few percent does not cost a pool that
 	 * refuses work what it serves.
 	 */
-	static final double CROWDED_BY_THROUGHPUT = 3;
+	static final double CROWDED_BY_THROUGHPUT = 2;
 
 	private final SlowdownRule slowdown;
 

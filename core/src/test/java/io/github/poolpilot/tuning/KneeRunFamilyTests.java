@@ -72,9 +72,12 @@ class KneeRunFamilyTests {
 	 * at their sizes undercuts: 8 held 160 threads, refusing in every window, neither
 	 * crowded by that base nor above a knee; 6 climbed past its share twice, gave the
 	 * loans back, and held 50 to 75 threads at a knee of 50 its steps taught, its budget
-	 * of changes spent on the climbs.
+	 * of changes spent on the climbs. Since a pool with twice the threads its throughput
+	 * keeps busy at its base is crowded (three times before) and probes down while it
+	 * refuses, 3, 8, 12 and 15 meet the goal (8's base of 472 ms was about half its
+	 * service time of 1 s at 160 threads).
 	 */
-	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(3L, 6L, 8L, 12L, 15L);
+	private static final Set<Long> KNOWN_FAILURES_FROM_THE_FIRST_WINDOW = Set.of(6L);
 
 	private static final int LOAD_FROM = 2;
 

@@ -19,22 +19,22 @@ class SaturatedGrowthTests {
 
 	@Test
 	void aPoolWithOverOneAndAHalfTimesTheThreadsItsModelNeedsIsCrowded() {
-		// 240 a second at a base of 50 ms need 12 busy threads, staffed 19.
-		assertThat(window(150, 0.2).need).isEqualTo(19);
+		// 800 a second at a base of 60 ms need 48 busy threads, staffed 62.
+		assertThat(window(150, 0.2).need).isEqualTo(62);
 		assertThat(SaturatedGrowth.crowded(window(150, 0.2))).isTrue();
-		assertThat(SaturatedGrowth.crowded(window(29, 0.2))).isTrue();
-		assertThat(SaturatedGrowth.crowded(window(28, 0.2))).isFalse();
+		assertThat(SaturatedGrowth.crowded(window(94, 0.2))).isTrue();
+		assertThat(SaturatedGrowth.crowded(window(93, 0.2))).isFalse();
 	}
 
 	@Test
-	void aPoolWithOverThreeTimesTheThreadsItsThroughputKeepsBusyAtItsBaseIsCrowded() {
+	void aPoolWithOverTwiceTheThreadsItsThroughputKeepsBusyAtItsBaseIsCrowded() {
 		// The sample's web-server run: 204 a second offered to a downstream that serves
 		// 66.7 of 300 ms calls; the model needs threads for every task refused, 74, but
 		// the throughput keeps 20 busy at the base.
 		assertThat(webRun(102, 0.2).need).isGreaterThan(68);
 		assertThat(SaturatedGrowth.crowded(webRun(102, 0.2))).isTrue();
-		assertThat(SaturatedGrowth.crowded(webRun(61, 0.2))).isTrue();
-		assertThat(SaturatedGrowth.crowded(webRun(60, 0.2))).isFalse();
+		assertThat(SaturatedGrowth.crowded(webRun(41, 0.2))).isTrue();
+		assertThat(SaturatedGrowth.crowded(webRun(40, 0.2))).isFalse();
 		assertThat(SaturatedGrowth.crowded(webRun(102, 0.6))).isFalse();
 		assertThat(SaturatedGrowth.crowded(webRun(102, -1))).isFalse();
 	}
@@ -82,7 +82,7 @@ class SaturatedGrowthTests {
 	@Test
 	void aPoolAboveAKneeThatIsABoundProbesDownWhileItRefusesBelowTheKneesCapToo() {
 		// A kept step taught a knee of 20 threads, a bound; the pool holds 25, below the
-		// knee's cap of 30, every thread busy, refusing 80 tasks, its model asking for
+		// knee's cap of 30, every thread busy, refusing 20 tasks, its model asking for
 		// fewer threads than it has, neither crowded.
 		assertThat(heldTwice(growthWithAKneeOf20(false), aboveTheKnee(0.2)).action()).isEqualTo(Action.SHRINK);
 		assertThat(heldTwice(growthWithAKneeOf20(false), aboveTheKnee(0.6)).action()).isEqualTo(Action.HOLD);
@@ -90,13 +90,13 @@ class SaturatedGrowthTests {
 	}
 
 	/**
-	 * A window of 25 threads offered 240 tasks a second, serving 160 at 156.25 ms against
-	 * a base of 60 ms: every thread busy, 80 tasks refused, the model's need 22, not
-	 * crowded.
+	 * A window of 25 threads offered 240 tasks a second, serving 220 at 113.6 ms against
+	 * a base of 60 ms: every thread busy, 20 tasks refused, the model's need 22, not
+	 * crowded (its throughput keeps 13.2 threads busy at the base).
 	 */
 	private static ClosedWindow aboveTheKnee(double cpuLoad) {
-		ClosedWindow window = new ClosedWindow(PoolControllerTests.window(240, 160, 156.25, 25, 100, null), 25,
-				new PoolBounds(5, 300), cpuLoad, 60, 160, 80);
+		ClosedWindow window = new ClosedWindow(PoolControllerTests.window(240, 220, 113.6, 25, 100, null), 25,
+				new PoolBounds(5, 300), cpuLoad, 60, 220, 20);
 		assertThat(window.need).isEqualTo(22);
 		assertThat(SaturatedGrowth.crowded(window)).isFalse();
 		return window;
@@ -163,13 +163,13 @@ class SaturatedGrowthTests {
 	}
 
 	/**
-	 * A window offered 240 tasks a second, serving 200 at 900 ms, the base 50 ms: its
-	 * throughput keeps 10 threads busy at the base, so below 31 threads it is not crowded
-	 * by its throughput.
+	 * A window offered 800 tasks a second, serving them all at 900 ms, the base 60 ms:
+	 * its throughput keeps 48 threads busy at the base, so below 97 threads it is not
+	 * crowded by its throughput.
 	 */
 	private static ClosedWindow window(int size, double cpuLoad) {
-		return new ClosedWindow(PoolControllerTests.window(240, 200, 900, size, 100, null), size,
-				new PoolBounds(1, 300), cpuLoad, 50, 200);
+		return new ClosedWindow(PoolControllerTests.window(800, 800, 900, size, 100, null), size,
+				new PoolBounds(1, 300), cpuLoad, 60, 800);
 	}
 
 }
