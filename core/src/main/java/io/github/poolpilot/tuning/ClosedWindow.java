@@ -233,6 +233,16 @@ final class ClosedWindow {
 	}
 
 	/**
+	 * Return whether the tasks that ended in the window were the pool's own at its size:
+	 * X·S counts no more than a quarter beyond its threads (at least one). After a cut,
+	 * the first windows end tasks begun before it, which waited behind the threads it
+	 * took, and count many more.
+	 */
+	boolean ownEnds() {
+		return this.law.busyThreads() <= this.size + Math.max(1, this.size / 4);
+	}
+
+	/**
 	 * Return the share of the offered tasks refused.
 	 */
 	double refusedShare() {

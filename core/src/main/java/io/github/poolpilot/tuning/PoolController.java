@@ -155,7 +155,7 @@ public final class PoolController {
 				this.knee.forget();
 				// The work's own service time, when the tasks that ended were the smaller
 				// pool's: not those of threads the cut took, which waited behind them.
-				if (window.law.busyThreads() <= window.size + Math.max(1, window.size / 4)) {
+				if (window.ownEnds()) {
 					this.measures.base().rebase(window.serviceMs(), window.completions, window.size);
 				}
 			}

@@ -41,7 +41,13 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * windows' noise while tasks queued: then it went below the knee (the base it was
  * measured against was that of cheaper work, a mix's), the knee is the throughput before
  * the cut at the service time after it, and the pool goes back to a tenth beyond it, at
- * most to where the cut began.
+ * most to where the cut began. A cut straight to a tenth beyond X·S₀ (a surge's
+ * overshoot, {@link #watch}) that left the service time over {@value #OWN_WORK}× that
+ * base on the pool's own tasks went by the base of cheaper work, a mix's: it went below
+ * the knee whatever the noise says of its loss, and the knee is then what the throughput
+ * before the cut needs at what each thread serves after it (size · X₀/X₁, or X₀·S when
+ * less); while the tasks that end are still mostly begun before the cut, it is judged
+ * again, over {@value PoolController#JUDGING_WINDOWS} windows at most.
  *
  * @author poolpilot authors
  */
@@ -62,6 +68,14 @@ final class SlowdownRule {
 	 */
 	static final int MEASURED_WINDOWS = 1;
 
+	/**
+	 * After a cut to a tenth beyond the threads the throughput keeps busy at the base
+	 * service time, a service time over this many times the base is the work's own: at
+	 * that size threads that wait for one another add a tenth at most, and the last tasks
+	 * begun before the cut a little more.
+	 */
+	static final double OWN_WORK = 1.35;
+
 	private final Knee knee;
 
 	private final WindowNoise serviceTimes;
@@ -71,7 +85,7 @@ final class SlowdownRule {
 	/**
 	 * A cut being judged: the size before it, and the mean service time that prompted it.
 	 */
-	private @Nullable Cut cut;
+	private @Nullable SlowdownCut cut;
 
 	/**
 	 * Whether a cut did not shorten the service time.
@@ -103,22 +117,30 @@ final class SlowdownRule {
 		if (congestion(window) == null) {
 			this.notOurs = false;
 		}
-		Cut cut = this.cut;
+		SlowdownCut cut = this.cut;
 		this.cut = null;
 		if (cut == null || window.completions == 0) {
 			return null;
 		}
-		if (window.serviceMs() > cut.serviceMs * (1 - MIN_RELIEF)) {
+		if (window.serviceMs() > cut.serviceMs() * (1 - MIN_RELIEF)) {
 			// The tasks that ended in the first window after the cut began before it,
 			// many of them, and waited behind the threads it took: with a downstream at
 			// its limit the wait shrinks only as they drain.
-			if (!cut.again) {
-				this.cut = new Cut(cut.from, cut.serviceMs, cut.throughput, cut.completions, true);
-				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs), null, true);
+			if (cut.judged() == 0) {
+				this.cut = cut.judgedAgain();
+				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs()), null,
+						true);
 			}
 			this.notOurs = true;
-			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from),
-					new CutDidNotHelp(window.serviceMs(), cut.serviceMs), null, true);
+			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from()),
+					new CutDidNotHelp(window.serviceMs(), cut.serviceMs()), null, true);
+		}
+		if (cut.judged() < PoolController.JUDGING_WINDOWS - 1 && window.queueing && cut.slowerThanItsBase(window)
+				&& !window.ownEnds()) {
+			// Shorter, but still far above the base, on tasks begun before the cut: the
+			// next window tells whether the base was the work's.
+			this.cut = cut.judgedAgain();
+			return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs()), null, true);
 		}
 		Decision below = belowKnee(cut, window);
 		if (below != null) {
@@ -132,23 +154,35 @@ final class SlowdownRule {
 	 * Return the decision that takes a pool back to the knee when the cut that shortened
 	 * its service time also lost throughput beyond the windows' noise, or {@code null}.
 	 */
-	private @Nullable Decision belowKnee(Cut cut, ClosedWindow window) {
-		if (!window.queueing || !(cut.throughput > 0)) {
+	private @Nullable Decision belowKnee(SlowdownCut cut, ClosedWindow window) {
+		if (!window.queueing || !(cut.throughput() > 0)) {
 			return null;
 		}
-		double change = window.throughput() / cut.throughput - 1;
+		double change = window.throughput() / cut.throughput() - 1;
 		// One window against one.
 		double error = WindowNoise.relativeError(this.throughputs.relativeVariance(), 1, window.completions, 1,
-				cut.completions);
-		if (!(-change > WindowNoise.SIGNIFICANT * error)) {
+				cut.completions());
+		boolean fell = -change > WindowNoise.SIGNIFICANT * error;
+		// A cut to the base that left the service time far above it, on the pool's own
+		// tasks, went by a base of cheaper work: it lost what it lost to too few threads,
+		// however small the loss against the noise.
+		boolean cheaperBase = change < 0 && cut.slowerThanItsBase(window) && window.ownEnds();
+		if (!fell && !cheaperBase) {
 			return null;
 		}
-		double knee = cut.throughput * window.serviceMs() / 1000;
-		int target = window.bounds.clamp(Math.min(cut.from, (int) Math.ceil(knee * (1 + PoolController.KNEE_MARGIN))));
+		double knee = cut.throughput() * window.serviceMs() / 1000;
+		if (!fell) {
+			// Below the knee throughput is in proportion to the threads: the throughput
+			// before the cut needs size · X₀/X₁ of them, fewer than X₀·S says while the
+			// last tasks begun before the cut end.
+			knee = Math.min(knee, window.size * cut.throughput() / window.throughput());
+		}
+		int target = window.bounds
+			.clamp(Math.min(cut.from(), (int) Math.ceil(knee * (1 + PoolController.KNEE_MARGIN))));
 		if (target <= window.size) {
 			return null;
 		}
-		this.knee.learn(knee, cut.throughput);
+		this.knee.learn(knee, cut.throughput());
 		return Decision.change(Action.REVERT, window.size, target, new CutBelowKnee(change, knee), null, true);
 	}
 
@@ -189,7 +223,8 @@ final class SlowdownRule {
 		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);
 		if (target < size) {
-			this.cut = new Cut(size, congestion.here.mean(), window.throughput(), window.completions, false);
+			this.cut = new SlowdownCut(size, congestion.here.mean(), window.throughput(), window.completions, 0,
+					Double.NaN);
 			return Decision.change(Action.SHRINK, size, target, reason, kept, false);
 		}
 		if (wanted < size) {
@@ -234,13 +269,15 @@ final class SlowdownRule {
 
 	/**
 	 * Judge a cut made for a slowdown by another rule (a surge's overshoot,
-	 * {@link SurgeReview}) as this rule's own: undone when it did not shorten the service
-	 * time.
+	 * {@link SurgeReview}, straight to a tenth beyond X·S₀) as this rule's own: undone
+	 * when it did not shorten the service time, and taken back to the knee when it went
+	 * below it, which a service time left far above the base says too.
 	 * @param from the size before the cut
 	 * @param window the window that prompted it
 	 */
 	void watch(int from, ClosedWindow window) {
-		this.cut = new Cut(from, window.serviceMs(), window.throughput(), window.completions, false);
+		this.cut = new SlowdownCut(from, window.serviceMs(), window.throughput(), window.completions, 0,
+				window.baseServiceMs);
 	}
 
 	/**
@@ -249,14 +286,6 @@ final class SlowdownRule {
 	 */
 	boolean judging() {
 		return this.cut != null;
-	}
-
-	/**
-	 * A cut: the size before it, the mean service time that prompted it and the
-	 * throughput and completions of the window it was made in; {@code again} once the
-	 * window after it held the judgment.
-	 */
-	private record Cut(int from, double serviceMs, double throughput, long completions, boolean again) {
 	}
 
 	/**

@@ -11,6 +11,8 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolpilot.budget.BudgetMember;
 import io.github.poolpilot.budget.ThreadBudget;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
@@ -344,7 +346,7 @@ final class PoolSimulator {
 	private void arrive(SimulatedPool pool) {
 		pool.arrivals++;
 		pool.arrivalsTotal++;
-		double factor = pool.workload.factor(this.random);
+		double factor = pool.factor((double) this.now / SECOND, this.random);
 		Task task = new Task(pool, this.tasks++, this.now,
 				pool.workload.draw(factor * pool.workload.cpuMs, this.random, this.spread),
 				pool.workload.draw(factor * pool.workload.blockMs, this.random, this.spread));
@@ -819,6 +821,18 @@ final class PoolSimulator {
 		}
 
 		/**
+		 * The share of a pool's expensive tasks changes with time, as a web server's mix
+		 * does when one of its requests is offered far more than the others: it replaces
+		 * the share its workload was given, which gives the expensive tasks' factor.
+		 */
+		Builder expensiveShare(String pool, DoubleUnaryOperator share) {
+			this.pools.stream()
+				.filter((candidate) -> candidate.name.equals(pool))
+				.forEach((candidate) -> candidate.expensiveShare = share);
+			return this;
+		}
+
+		/**
 		 * A person resizes a pool (core and maximum) at the start of a second, which
 		 * switches it to manual.
 		 */
@@ -910,6 +924,7 @@ final class PoolSimulator {
 				fixed.add(new SimulatedPool(pool.name, pool.workload, pool.arrivalRate,
 						new PoolBounds(size, Math.max(size, 1)), size, pool.weight, TuningMode.MANUAL,
 						pool.queueCapacity));
+				fixed.get(i).expensiveShare = pool.expensiveShare;
 			}
 			this.pools.clear();
 			this.pools.addAll(fixed);
@@ -929,6 +944,11 @@ final class PoolSimulator {
 		private final Workload workload;
 
 		private final DoubleUnaryOperator arrivalRate;
+
+		/**
+		 * The share of expensive tasks by the second, or {@code null} for the workload's.
+		 */
+		private @Nullable DoubleUnaryOperator expensiveShare;
 
 		private final PoolBounds bounds;
 
@@ -983,6 +1003,17 @@ final class PoolSimulator {
 		private int changesInWindow;
 
 		private final List<String> pulseReasons = new ArrayList<>();
+
+		/**
+		 * How many times its workload's mean a task arriving now takes.
+		 */
+		double factor(double second, SplittableRandom random) {
+			DoubleUnaryOperator share = this.expensiveShare;
+			if (share == null) {
+				return this.workload.factor(random);
+			}
+			return (random.nextDouble() < share.applyAsDouble(second)) ? this.workload.expensiveFactor : 1;
+		}
 
 		SimulatedPool(String name, Workload workload, DoubleUnaryOperator arrivalRate, PoolBounds bounds,
 				int initialSize, int weight, TuningMode mode, int queueCapacity) {

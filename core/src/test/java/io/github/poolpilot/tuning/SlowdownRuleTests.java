@@ -10,6 +10,7 @@ import io.github.poolpilot.tuning.Decision.Cause.CutDraining;
 import io.github.poolpilot.tuning.Decision.Cause.Slowdown;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link SlowdownRule} at its edges: a pool whose tasks took 100 ms on 6
@@ -169,16 +170,17 @@ class SlowdownRuleTests {
 
 	@Test
 	void aCutWatchedForAnotherRuleIsJudgedAsThisRulesOwn() {
-		// A surge's overshoot cut from 20 at 300 ms (SurgeReview): undone when the
-		// service time did not shorten by a tenth in two windows, kept when it did.
+		// A surge's overshoot cut from 20 at 300 ms (SurgeReview) back to 13, where the
+		// surge began (above a tenth beyond X·S₀, 11): undone when the service time did
+		// not shorten by a tenth in two windows, kept when it did.
 		this.rule.watch(20, window(20, 300, 0));
-		assertThat(judge(6, 271).action()).isEqualTo(Action.HOLD);
-		Decision restore = judge(6, 271);
+		assertThat(judge(13, 271).action()).isEqualTo(Action.HOLD);
+		Decision restore = judge(13, 271);
 		assertThat(restore.action()).isEqualTo(Action.RESTORE);
 		assertThat(restore.to()).isEqualTo(20);
 		assertThat(this.rule.relieved()).isFalse();
 		this.rule.watch(20, window(20, 300, 0));
-		assertThat(judge(6, 270)).isNull();
+		assertThat(judge(13, 270)).isNull();
 		assertThat(this.rule.relieved()).isTrue();
 	}
 
@@ -203,6 +205,61 @@ class SlowdownRuleTests {
 		assertThat(judge(6, 100, 80)).isNull();
 		assertThat(this.rule.relieved()).isTrue();
 		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aCutToABaseOfCheaperWorkGoesBackToTheKneeThoughItLostWithinTheNoise() {
+		// A surge's overshoot cut from 20 at 300 ms to 11, a tenth beyond X·S₀ on a base
+		// of 100 ms that a mix's cheaper tasks measured. The pool's own calls now take
+		// 140 ms, 1.4× the base, where threads waiting for one another would add a tenth:
+		// the base was not this work's. 80 tasks against 100 is within the noise, but
+		// lost to too few threads: the knee is 11 · 100/80 threads.
+		this.rule.watch(20, window(20, 300, 0));
+		Decision back = judge(11, 140, 80);
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.to()).isEqualTo(16);
+		assertThat(((CutBelowKnee) back.cause()).kneeThreads()).isCloseTo(13.75, within(1e-9));
+		assertThat(this.knee.threads()).isCloseTo(13.75, within(1e-9));
+		assertThat(this.rule.relieved()).isFalse();
+	}
+
+	@Test
+	void aCutToTheBaseThatLeftTheServiceTimeWithinWhatWaitingAddsStands() {
+		// The same cut, its calls at 130 ms: a tenth beyond the knee and the last tasks
+		// begun before the cut account for that.
+		this.rule.watch(20, window(20, 300, 0));
+		assertThat(judge(11, 130, 80)).isNull();
+		assertThat(this.rule.relieved()).isTrue();
+		assertThat(this.knee.known()).isFalse();
+	}
+
+	@Test
+	void aCutToTheBaseIsJudgedAgainWhileItsEndsAreTasksBegunBeforeIt() {
+		// 200 ms at 80 a second is 16 threads busy in a pool of 11: tasks begun before
+		// the
+		// cut still end, and the next window's own calls tell.
+		this.rule.watch(20, window(20, 300, 0));
+		assertThat(judge(11, 200, 80).cause()).isInstanceOf(CutDraining.class);
+		assertThat(judge(11, 140, 80).action()).isEqualTo(Action.REVERT);
+	}
+
+	@Test
+	void aCutToTheBaseIsJudgedOverThreeWindowsAtMost() {
+		this.rule.watch(20, window(20, 300, 0));
+		assertThat(judge(11, 200, 80).cause()).isInstanceOf(CutDraining.class);
+		assertThat(judge(11, 200, 80).cause()).isInstanceOf(CutDraining.class);
+		assertThat(judge(11, 200, 80)).isNull();
+		assertThat(this.rule.relieved()).isTrue();
+	}
+
+	@Test
+	void aCutOfTheRulesOwnIsNotJudgedByTheBase() {
+		// Cut from 20 to 15 by a quarter, not to the base: the same 140 ms and 80 tasks
+		// against 100 stand.
+		measured(6, 100);
+		assertThat(apply(20, 300).to()).isEqualTo(15);
+		assertThat(judge(15, 140, 80)).isNull();
+		assertThat(this.rule.relieved()).isTrue();
 	}
 
 	/**

@@ -88,6 +88,17 @@ class WebRunFamilyTests {
 	 */
 	private static final Set<Long> KNOWN_FAILURES_AFTER_A_LIGHT_LOAD = Set.of(14L, 21L);
 
+	/**
+	 * The draws with cheap requests beside the calls that serve less than 0.95 of the
+	 * downstream: 39 serves 0.947.
+	 */
+	private static final Set<Long> KNOWN_FAILURES_WITH_CHEAP_REQUESTS = Set.of(39L);
+
+	/**
+	 * The calls a second the downstream serves: 20 at a time, 300 ms each.
+	 */
+	private static final double DOWNSTREAM = 20 / 0.3;
+
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
 	void thePoolNeverHoldsTwiceTheKneeOnceItsBaseIsOld(long seed) {
@@ -102,13 +113,7 @@ class WebRunFamilyTests {
 	@MethodSource("seeds")
 	void afterALightLoadInABudgetThePoolHoldsAtMostTwiceTheKnee(long seed) {
 		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[new SplittableRandom(seed).nextInt(4)];
-		Workload light = new Workload(0.5, 20, 0.3, 0);
-		List<Sample> http = PoolSimulator.builder()
-			.seed(seed)
-			.budget(400)
-			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
-			.pool("talk", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
-			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
+		List<Sample> http = withTheSamplesOtherPools(seed)
 			.pool("http", new Workload(0.5, 300, sigma, 20), (second) -> (second < LIGHT_SECONDS) ? 10 : 204,
 					new PoolBounds(10, 200), 10, 3, TuningMode.AUTO, 100)
 			.run(LIGHT_SECONDS + 90)
@@ -128,6 +133,60 @@ class WebRunFamilyTests {
 				assertThat(most).as(draw).isLessThanOrEqualTo(2 * KNEE);
 			}
 		});
+	}
+
+	/**
+	 * The same run as the sample serves it, its {@code http} pool taking the start and
+	 * stop requests (a few milliseconds) beside the calls: 10 calls and 4 cheap requests
+	 * a second for 15 s, then 200 calls and the same 4 for 60 s (the simulator sends the
+	 * cheap ones through the downstream too, for 5 ms). The light load measures the base
+	 * of a mix, 4 of whose 14 tasks are cheap; the calls alone take 300 ms. On real
+	 * threads at {@code 781dcc9} the sample's pool, its base 121 ms, surged to 29 threads
+	 * at the overload's start and its surge's overshoot was cut straight to a tenth
+	 * beyond X·S₀, 10 threads, half the downstream's limit: the calls' service time fell
+	 * and the cut stood. Here the same: the throughput's fall, one window against one, is
+	 * within the noise the light load's windows measured (a dozen tasks each), and 6 of
+	 * these 40 draws served less than 0.95 of the downstream over the minute (7 at 0.72:
+	 * cut to 14, then a probe down taught a knee of 13.6 and growth rested for a minute).
+	 * A service time left over {@value SlowdownRule#OWN_WORK}× the base at that size says
+	 * the base was a mix's, and the pool goes back to the knee ({@link SlowdownRule}); 39
+	 * misses by a few tasks.
+	 * @param seed the draw
+	 */
+	@ParameterizedTest(name = "seed {0}")
+	@MethodSource("seeds")
+	void withCheapRequestsBesideTheCallsThePoolServesWhatTheDownstreamAllows(long seed) {
+		double sigma = new double[] { 0, 0.1, 0.3, 0.5 }[new SplittableRandom(seed).nextInt(4)];
+		List<Sample> http = withTheSamplesOtherPools(seed).pool("http", new Workload(0.01, 5, sigma, 20).mixed(0, 60),
+				(second) -> (second < LIGHT_SECONDS) ? 14 : 204, new PoolBounds(10, 200), 10, 3, TuningMode.AUTO, 100)
+			.expensiveShare("http", (second) -> (second < LIGHT_SECONDS) ? 10.0 / 14 : 200.0 / 204)
+			.run(LIGHT_SECONDS + 60)
+			.of("http");
+		double served = http.stream()
+			.filter((sample) -> sample.second() >= LIGHT_SECONDS)
+			.mapToLong(Sample::throughput)
+			.sum() / 60.0;
+		String draw = String.format("calls of sigma %.1f: served %.1f/s of the downstream's 66.7, sizes %s", sigma,
+				served, http.stream().map(Sample::size).toList());
+		Seeds.check(seed, RERUN, () -> {
+			if (KNOWN_FAILURES_WITH_CHEAP_REQUESTS.contains(seed)) {
+				assertThat(served).as("%s: a known failure that now meets the goal: take it off the list", draw)
+					.isLessThan(0.95 * DOWNSTREAM);
+			}
+			else {
+				assertThat(served).as(draw).isGreaterThanOrEqualTo(0.95 * DOWNSTREAM);
+			}
+		});
+	}
+
+	private static PoolSimulator.Builder withTheSamplesOtherPools(long seed) {
+		Workload light = new Workload(0.5, 20, 0.3, 0);
+		return PoolSimulator.builder()
+			.seed(seed)
+			.budget(400)
+			.pool("start", light, (second) -> 2, new PoolBounds(10, 300), 10, 6, TuningMode.AUTO, 600)
+			.pool("talk", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100)
+			.pool("stop", light, (second) -> 2, new PoolBounds(5, 50), 5, 1, TuningMode.AUTO, 100);
 	}
 
 	static LongStream seeds() {
