@@ -3,8 +3,10 @@ package io.github.poolpilot.tuning;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.DoubleStream;
 import java.util.stream.LongStream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -177,6 +179,26 @@ class WebRunFamilyTests {
 				assertThat(served).as(draw).isGreaterThanOrEqualTo(0.95 * DOWNSTREAM);
 			}
 		});
+	}
+
+	@Test
+	void theSimulatorsMixFollowsItsShareByTheSecond() {
+		// Cheap requests of 5 ms alone for 5 s, then calls 60 times as long alone.
+		List<Sample> pool = PoolSimulator.onePool(new Workload(0.01, 5, 0, 0).mixed(0, 60), (second) -> 20, 64, 1)
+			.expensiveShare("sim", (second) -> (second < 5) ? 0 : 1)
+			.fixedSize(64)
+			.run(10)
+			.only();
+		assertThat(responsesMs(pool, 1, 5)).isNotEmpty().allSatisfy((ms) -> assertThat(ms).isLessThan(10.0));
+		assertThat(responsesMs(pool, 6, 10)).isNotEmpty().allSatisfy((ms) -> assertThat(ms).isGreaterThan(250.0));
+	}
+
+	private static List<Double> responsesMs(List<Sample> samples, int from, int to) {
+		return samples.stream()
+			.filter((sample) -> sample.second() >= from && sample.second() < to)
+			.flatMapToDouble((sample) -> DoubleStream.of(sample.responseMs()))
+			.boxed()
+			.toList();
 	}
 
 	private static PoolSimulator.Builder withTheSamplesOtherPools(long seed) {
