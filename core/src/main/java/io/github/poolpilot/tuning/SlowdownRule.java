@@ -127,9 +127,7 @@ final class SlowdownRule {
 			// many of them, and waited behind the threads it took: with a downstream at
 			// its limit the wait shrinks only as they drain.
 			if (cut.judged() == 0) {
-				this.cut = cut.judgedAgain();
-				return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs()), null,
-						true);
+				return judgeAgain(cut, window);
 			}
 			this.notOurs = true;
 			return Decision.change(Action.RESTORE, window.size, window.bounds.clamp(cut.from()),
@@ -139,8 +137,7 @@ final class SlowdownRule {
 				&& !window.ownEnds()) {
 			// Shorter, but still far above the base, on tasks begun before the cut: the
 			// next window tells whether the base was the work's.
-			this.cut = cut.judgedAgain();
-			return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs()), null, true);
+			return judgeAgain(cut, window);
 		}
 		Decision below = belowKnee(cut, window);
 		if (below != null) {
@@ -148,6 +145,15 @@ final class SlowdownRule {
 		}
 		this.relieved = true;
 		return null;
+	}
+
+	/**
+	 * Hold the pool to judge the cut again in the next window: the tasks that ended in
+	 * this one began before it, many of them.
+	 */
+	private Decision judgeAgain(SlowdownCut cut, ClosedWindow window) {
+		this.cut = cut.judgedAgain();
+		return Decision.hold(window.size, new CutDraining(window.law.busyThreads(), cut.serviceMs()), null, true);
 	}
 
 	/**
