@@ -28,13 +28,14 @@ record SlowdownCut(int from, double serviceMs, double throughput, long completio
 	/**
 	 * Return whether a cut to the base left the pool's service time over
 	 * {@value SlowdownRule#OWN_WORK}× that base at no more threads than a tenth beyond
-	 * those the throughput before it kept busy at it: the threads cannot wait for one
-	 * another there, so the base was not this work's (a mix's cheaper tasks measured it).
+	 * those the throughput before it kept busy at it, or than the pool's min-threads when
+	 * those are more (the cut stopped there): the threads cannot wait for one another
+	 * there, so the base was not this work's (a mix's cheaper tasks measured it).
 	 * @param window a window after the cut
 	 */
 	boolean slowerThanItsBase(ClosedWindow window) {
-		return !Double.isNaN(this.baseMs)
-				&& window.size <= Math.ceil(this.throughput * this.baseMs / 1000 * (1 + PoolController.KNEE_MARGIN))
+		double atBase = Math.ceil(this.throughput * this.baseMs / 1000 * (1 + PoolController.KNEE_MARGIN));
+		return !Double.isNaN(this.baseMs) && window.size <= Math.max(atBase, window.bounds.minThreads())
 				&& window.serviceMs() > SlowdownRule.OWN_WORK * this.baseMs;
 	}
 

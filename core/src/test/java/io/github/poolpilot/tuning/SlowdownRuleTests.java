@@ -224,6 +224,20 @@ class SlowdownRuleTests {
 	}
 
 	@Test
+	void aCutToABaseOfCheaperWorkStoppedAtTheMinThreadsGoesBackToTheKnee() {
+		// The same cut, stopped at the pool's min-threads, 14, above the 11 a tenth
+		// beyond
+		// X·S₀ asks for: its calls at 140 ms are still the pool's own, 11.2 threads busy,
+		// so the base was not this work's. Back to a tenth beyond X₀·S, 14 threads.
+		this.rule.watch(20, window(20, 300, 0));
+		Decision back = judge(14, 140, 80, new PoolBounds(14, 64));
+		assertThat(back.action()).isEqualTo(Action.REVERT);
+		assertThat(back.to()).isEqualTo(16);
+		assertThat(((CutBelowKnee) back.cause()).kneeThreads()).isCloseTo(14, within(1e-9));
+		assertThat(this.rule.relieved()).isFalse();
+	}
+
+	@Test
 	void aCutToTheBaseThatLeftTheServiceTimeWithinWhatWaitingAddsStands() {
 		// The same cut, its calls at 130 ms: a tenth beyond the knee and the last tasks
 		// begun before the cut account for that.
@@ -291,10 +305,14 @@ class SlowdownRuleTests {
 	}
 
 	private Decision judge(int size, double serviceMs, double throughput) {
+		return judge(size, serviceMs, throughput, new PoolBounds(1, 64));
+	}
+
+	private Decision judge(int size, double serviceMs, double throughput, PoolBounds bounds) {
 		this.serviceTimes.add(size, serviceMs);
 		return this.rule
 			.judge(new ClosedWindow(PoolControllerTests.window(100, throughput, serviceMs, 0, size, 5, null, null),
-					size, new PoolBounds(1, 64), 0.5, 100, 100));
+					size, bounds, 0.5, 100, 100));
 	}
 
 	private static ClosedWindow onCores(int size, double serviceMs, double cpuMs) {

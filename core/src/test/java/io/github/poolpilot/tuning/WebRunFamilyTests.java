@@ -92,9 +92,10 @@ class WebRunFamilyTests {
 
 	/**
 	 * The draws with cheap requests beside the calls that serve less than 0.95 of the
-	 * downstream: 39 serves 0.947.
+	 * downstream: none since a cut stopped at the min-threads is judged by the base too
+	 * (39 served 0.947 before).
 	 */
-	private static final Set<Long> KNOWN_FAILURES_WITH_CHEAP_REQUESTS = Set.of(39L);
+	private static final Set<Long> KNOWN_FAILURES_WITH_CHEAP_REQUESTS = Set.of();
 
 	/**
 	 * The calls a second the downstream serves: 20 at a time, 300 ms each.
@@ -151,8 +152,10 @@ class WebRunFamilyTests {
 	 * these 40 draws served less than 0.95 of the downstream over the minute (7 at 0.72:
 	 * cut to 14, then a probe down taught a knee of 13.6 and growth rested for a minute).
 	 * A service time left over {@value SlowdownRule#OWN_WORK}× the base at that size says
-	 * the base was a mix's, and the pool goes back to the knee ({@link SlowdownRule}); 39
-	 * misses by a few tasks.
+	 * the base was a mix's, and the pool goes back to the knee ({@link SlowdownRule}),
+	 * also when the cut stopped at the pool's min-threads of 10, above a tenth beyond
+	 * X·S₀ (on real threads at {@code 910b513}, on a base of 106 ms, the cut
+	 * {@code 34→10} stood).
 	 * @param seed the draw
 	 */
 	@ParameterizedTest(name = "seed {0}")
