@@ -225,10 +225,10 @@ class SlowdownRuleTests {
 
 	@Test
 	void aCutToABaseOfCheaperWorkStoppedAtTheMinThreadsGoesBackToTheKnee() {
-		// The same cut, stopped at the pool's min-threads, 14, above the 11 a tenth
-		// beyond
-		// X·S₀ asks for: its calls at 140 ms are still the pool's own, 11.2 threads busy,
-		// so the base was not this work's. Back to a tenth beyond X₀·S, 14 threads.
+		// The same cut, stopped at the pool's min-threads, 14, above the 11 that a tenth
+		// beyond X·S₀ asks for: its calls at 140 ms are still the pool's own, 11.2
+		// threads busy, so the base was not this work's. Back to a tenth beyond X₀·S,
+		// 14 threads.
 		this.rule.watch(20, window(20, 300, 0));
 		Decision back = judge(14, 140, 80, new PoolBounds(14, 64));
 		assertThat(back.action()).isEqualTo(Action.REVERT);
