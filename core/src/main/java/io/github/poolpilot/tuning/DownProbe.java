@@ -268,8 +268,8 @@ final class DownProbe {
 		double proportional = (outcome.change() > -1) ? outcome.to() / (1 + outcome.change()) : outcome.from();
 		double kneeThreads = Math.max(outcome.throughputBefore() * baseServiceMs / 1000, proportional);
 		knee.learn(kneeThreads, outcome.throughputBefore());
-		int target = window.bounds.clamp(Math.min(outcome.from(),
-				Math.max(window.size + 1, (int) Math.ceil(kneeThreads * (1 + PoolController.KNEE_MARGIN)))));
+		int target = window.bounds
+			.clamp(Math.min(outcome.from(), Math.max(window.size + 1, Knee.withMargin(kneeThreads))));
 		return Decision.change(Action.REVERT, window.size, target,
 				new ProbeFell(outcome.change(), kneeThreads, this.rest.take()), null, true);
 	}

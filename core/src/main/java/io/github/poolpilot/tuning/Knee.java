@@ -22,6 +22,11 @@ final class Knee {
 	 */
 	static final double OUTGROWN = 1.2;
 
+	/**
+	 * The threads a pool keeps beyond a knee, as a share of it.
+	 */
+	static final double MARGIN = 0.1;
+
 	private final NanoClock clock;
 
 	private double threads;
@@ -40,6 +45,16 @@ final class Knee {
 
 	Knee(NanoClock clock) {
 		this.clock = clock;
+	}
+
+	/**
+	 * Return the threads a pool keeps for a knee of so many threads, or for so many
+	 * threads kept busy at a base service time: a tenth beyond them ({@value #MARGIN}),
+	 * rounded up.
+	 * @param threads the knee's threads
+	 */
+	static int withMargin(double threads) {
+		return (int) Math.ceil(threads * (1 + MARGIN));
 	}
 
 	/**

@@ -47,11 +47,6 @@ public final class PoolController {
 	static final double WAITING = 0.05;
 
 	/**
-	 * The threads a pool keeps beyond a knee, as a share of it.
-	 */
-	static final double KNEE_MARGIN = 0.1;
-
-	/**
 	 * No probe down starts within this factor of a knee already seen.
 	 */
 	static final double NEAR_KNEE = 1.25;

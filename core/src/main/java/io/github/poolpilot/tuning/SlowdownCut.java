@@ -34,7 +34,7 @@ record SlowdownCut(int from, double serviceMs, double throughput, long completio
 	 * @param window a window after the cut
 	 */
 	boolean slowerThanItsBase(ClosedWindow window) {
-		double atBase = Math.ceil(this.throughput * this.baseMs / 1000 * (1 + PoolController.KNEE_MARGIN));
+		int atBase = Knee.withMargin(this.throughput * this.baseMs / 1000);
 		return !Double.isNaN(this.baseMs) && window.size <= Math.max(atBase, window.bounds.minThreads())
 				&& window.serviceMs() > SlowdownRule.OWN_WORK * this.baseMs;
 	}

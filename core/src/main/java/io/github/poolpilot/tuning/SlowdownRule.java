@@ -183,8 +183,7 @@ final class SlowdownRule {
 			// last tasks begun before the cut end.
 			knee = Math.min(knee, window.size * cut.throughput() / window.throughput());
 		}
-		int target = window.bounds
-			.clamp(Math.min(cut.from(), (int) Math.ceil(knee * (1 + PoolController.KNEE_MARGIN))));
+		int target = window.bounds.clamp(Math.min(cut.from(), Knee.withMargin(knee)));
 		if (target <= window.size) {
 			return null;
 		}
@@ -218,13 +217,12 @@ final class SlowdownRule {
 		// Little's law: X·S threads serve this throughput at the smaller size's service
 		// time.
 		double useful = window.throughput() * congestion.serviceMs / 1000;
-		int wanted = Math.max(Math.max((int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN)), congestion.threads),
-				size - Math.max(1, size / 4));
+		int wanted = Math.max(Math.max(Knee.withMargin(useful), congestion.threads), size - Math.max(1, size / 4));
 		if (window.refusedShare() > REFUSING) {
 			if (!this.knee.known() || window.cpuBound()) {
 				return null;
 			}
-			wanted = Math.max(wanted, (int) Math.ceil(this.knee.threads() * (1 + PoolController.KNEE_MARGIN)));
+			wanted = Math.max(wanted, Knee.withMargin(this.knee.threads()));
 		}
 		int target = window.bounds.clamp(wanted);
 		Slowdown reason = new Slowdown(congestion.ratio, congestion.serviceMs);

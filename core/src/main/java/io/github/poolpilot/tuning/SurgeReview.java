@@ -69,8 +69,7 @@ final class SurgeReview {
 			return null;
 		}
 		double useful = window.throughput() * window.baseServiceMs / 1000;
-		int target = window.bounds
-			.clamp(Math.max(step.from, (int) Math.ceil(useful * (1 + PoolController.KNEE_MARGIN))));
+		int target = window.bounds.clamp(Math.max(step.from, Knee.withMargin(useful)));
 		if (target > window.size - Math.max(1, window.size / 4)) {
 			return null;
 		}
