@@ -34,6 +34,14 @@ class KneeTests {
 	}
 
 	@Test
+	void aPoolKeepsATenthBeyondAKneeRoundedUp() {
+		assertThat(Knee.withMargin(10)).isEqualTo(11);
+		assertThat(Knee.withMargin(17.4)).isEqualTo(20);
+		assertThat(Knee.withMargin(0.5)).isEqualTo(1);
+		assertThat(Knee.withMargin(0)).isZero();
+	}
+
+	@Test
 	void aStepFromAboveAKnownKneeDoesNotRaiseIt() {
 		this.knee.learn(32.7, 100);
 		this.clock.advanceMillis(Backoff.LONGEST.toMillis() - 1);
