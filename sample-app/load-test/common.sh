@@ -23,6 +23,15 @@ load() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
 
+# The CPU time, in seconds, a fixed piece of work takes (30 million additions in awk, on one
+# core): about 1.0 s on the machine the docs' runs used when it ran at full speed, more when
+# the host runs it slower, which the load average does not show (a busy host makes the same
+# work cost more CPU time).
+fixed_work() {
+	local TIMEFORMAT=%U
+	{ time awk 'BEGIN { for (i = 0; i < 3e7; i++) s += i }'; } 2>&1
+}
+
 # Exit unless nothing answers on the port: usage: require_free_port PORT
 require_free_port() {
 	if curl -s -o /dev/null "http://127.0.0.1:$1/"; then

@@ -173,6 +173,7 @@ run_side() {
 	APP_PID=$!
 	wait_for_app "http://127.0.0.1:$PORT/actuator/health" "$out/app.log"
 	echo "$label: load before $(load)" | tee -a "$MACHINE"
+	echo "$label: fixed work before: $(fixed_work) s of CPU" | tee -a "$MACHINE"
 	local app_before machine_before started
 	app_before=$(process_ticks "$APP_PID")
 	machine_before=$(machine_ticks)
@@ -182,6 +183,7 @@ run_side() {
 		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" $gatling_args \
 		> "$out/gatling.log" 2>&1 || { echo "Gatling failed: $out/gatling.log" >&2; exit 1; }
 	echo "$label: load after $(load)" | tee -a "$MACHINE"
+	echo "$label: fixed work after: $(fixed_work) s of CPU" | tee -a "$MACHINE"
 	# What the sample used, and how busy the whole machine was, while Gatling ran.
 	awk -v a0="$app_before" -v a1="$(process_ticks "$APP_PID")" -v m0="$machine_before" -v m1="$(machine_ticks)" \
 		-v w0="$started" -v w1="$(date +%s.%N)" -v hz="$(getconf CLK_TCK)" -v cpus="$(nproc)" 'BEGIN {
