@@ -25,8 +25,8 @@ load() {
 
 # The CPU time, in seconds, a fixed piece of work takes (30 million additions in awk, on one
 # core): about 1.0 s on the machine the docs' runs used when it ran at full speed, more when
-# the host runs it slower, which the load average does not show (a busy host makes the same
-# work cost more CPU time).
+# its core runs slower: the other core busy too, or a busy host, which the load average does
+# not show.
 fixed_work() {
 	local TIMEFORMAT=%U
 	{ time awk 'BEGIN { for (i = 0; i < 3e7; i++) s += i }'; } 2>&1
