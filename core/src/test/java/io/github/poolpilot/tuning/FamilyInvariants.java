@@ -99,7 +99,7 @@ final class FamilyInvariants {
 	}
 
 	private static long held(Sample last) {
-		return (long) last.queued() + last.liveThreads();
+		return (long) last.queued() + last.running();
 	}
 
 	/**

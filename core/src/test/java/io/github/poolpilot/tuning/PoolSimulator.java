@@ -499,8 +499,8 @@ final class PoolSimulator {
 			// Live threads are at their most right after a resize: tasks above a smaller
 			// size still run.
 			pool.samples.add(new Sample(second, sizes[i], Math.max(pool.maxSizeInWindow, pool.size), pool.liveThreads(),
-					pool.arrivals, pool.rejected, pool.completions, responses, pool.queue.size(), cpuLoad, pool.size,
-					pool.changesInWindow, String.join("; ", reasons)));
+					pool.arrivals, pool.rejected, pool.completions, responses, pool.queue.size(), pool.running, cpuLoad,
+					pool.size, pool.changesInWindow, String.join("; ", reasons)));
 			pool.resetWindow();
 		}
 		this.peakLive = liveThreads();
@@ -600,13 +600,14 @@ final class PoolSimulator {
 	 * @param throughput tasks finished in it
 	 * @param responseMs the response times of those tasks, sorted
 	 * @param queued tasks waiting at its end
+	 * @param running tasks in its threads at its end
 	 * @param cpuLoad the share of the cores in use
 	 * @param nextSize the size decided for the next second
 	 * @param changes the size changes made in it, between windows and at its end
 	 * @param reason why, every change's reason and the window's
 	 */
 	record Sample(int second, int size, int maxSize, int liveThreads, long arrivals, long rejected, long throughput,
-			double[] responseMs, int queued, double cpuLoad, int nextSize, int changes, String reason) {
+			double[] responseMs, int queued, int running, double cpuLoad, int nextSize, int changes, String reason) {
 
 		@Override
 		public boolean equals(Object other) {
@@ -623,7 +624,7 @@ final class PoolSimulator {
 			return "Sample[" + this.second + ", size " + this.size + " (max " + this.maxSize + "), live "
 					+ this.liveThreads + ", arrivals " + this.arrivals + ", rejected " + this.rejected + ", throughput "
 					+ this.throughput + ", responses " + Arrays.toString(this.responseMs) + ", queued " + this.queued
-					+ ", next " + this.nextSize + ": " + this.reason + "]";
+					+ ", running " + this.running + ", next " + this.nextSize + ": " + this.reason + "]";
 		}
 
 	}

@@ -1,0 +1,45 @@
+package io.github.poolpilot.tuning;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.poolpilot.tuning.PoolSimulator.Sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link FamilyInvariants}: what the refusal rule counts against the pool fixed at its
+ * max-threads.
+ *
+ * @author poolpilot authors
+ */
+class FamilyInvariantsTests {
+
+	@Test
+	void theFixedPoolsIdleThreadsExcuseNoRefusal() {
+		List<Sample> tuned = List.of(sample(5, 0, 0, 150));
+		List<Sample> fixed = List.of(sample(100, 0, 0, 100));
+		assertThat(FamilyInvariants.excessRefusals(tuned, fixed)).isEqualTo(50);
+	}
+
+	@Test
+	void theTasksTheFixedPoolStillHoldsCountAsRefusedByIt() {
+		List<Sample> tuned = List.of(sample(5, 5, 20, 150));
+		List<Sample> fixed = List.of(sample(100, 40, 20, 100));
+		assertThat(FamilyInvariants.excessRefusals(tuned, fixed)).isEqualTo(15);
+	}
+
+	@Test
+	void theTasksTheTunedPoolStillHoldsAreNotCountedForIt() {
+		List<Sample> tuned = List.of(sample(30, 30, 20, 150));
+		List<Sample> fixed = List.of(sample(100, 10, 0, 100));
+		assertThat(FamilyInvariants.excessRefusals(tuned, fixed)).isEqualTo(50);
+	}
+
+	private static Sample sample(int live, int running, int queued, long rejected) {
+		return new Sample(60, live, live, live, 1000, rejected, 900, new double[0], queued, running, 0.5, live, 0,
+				"hold");
+	}
+
+}
