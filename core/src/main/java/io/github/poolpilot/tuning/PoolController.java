@@ -132,7 +132,7 @@ public final class PoolController {
 		if (this.knee.disproved(window)) {
 			this.probes.kneeDisproved();
 		}
-		this.surplus.needed(window.need);
+		this.surplus.needed(window.need, this.knee.cap());
 		this.steps.refused(window, this.changes);
 		this.saturated.windowClosed(window);
 		Decision decision = decide(window);
@@ -219,6 +219,7 @@ public final class PoolController {
 	 * @return a decision to grow, or {@code null} when the windows may decide
 	 */
 	public @Nullable Decision pulse(PoolPulse pulse) {
+		this.surplus.pulsed(pulse.activeThreads());
 		int largest = Math.min(pulse.bounds().maxThreads(), this.knee.cap());
 		Decision surge = this.fastPath.check(pulse, this.measures.base().min(), largest,
 				this.slowdown.judging() || this.probes.judging());

@@ -41,11 +41,12 @@ class TuningFamiliesTests {
 	 * invariant (their threads no longer end their tasks in lockstep) and 103, 106 and
 	 * 181 do not. Since a pool with twice the threads its throughput keeps busy at its
 	 * base is crowded, 79 does not: a mix of calls whose base is its cheap windows', it
-	 * probes down while it refuses and holds fewer tasks in its threads.
+	 * probes down while it refuses and holds fewer tasks in its threads. Since a pool
+	 * shrinks to no fewer threads than its pulses found busy at once, 133 meets them.
 	 */
 	private static final Set<Long> KNOWN_FAILURES = Set.of(2L, 3L, 6L, 9L, 25L, 32L, 50L, 55L, 65L, 69L, 70L, 74L, 76L,
-			79L, 80L, 81L, 92L, 99L, 100L, 102L, 103L, 104L, 106L, 107L, 109L, 114L, 118L, 133L, 137L, 139L, 148L, 149L,
-			153L, 157L, 158L, 168L, 181L, 182L, 183L, 184L, 189L, 191L, 195L, 199L, 200L);
+			79L, 80L, 81L, 92L, 99L, 100L, 102L, 103L, 104L, 106L, 107L, 109L, 114L, 118L, 137L, 139L, 148L, 149L, 153L,
+			157L, 158L, 168L, 181L, 182L, 183L, 184L, 189L, 191L, 195L, 199L, 200L);
 
 	@ParameterizedTest(name = "seed {0}")
 	@MethodSource("seeds")
