@@ -213,8 +213,9 @@ public final class PoolController {
 	}
 
 	/**
-	 * Read the pool between two windows: its fast path meets a load step at once
-	 * ({@link FastPath}).
+	 * Read the pool between two windows: its threads busy at once count toward what the
+	 * window needed ({@link SurplusRule#pulsed}), and its fast path meets a load step at
+	 * once ({@link FastPath}).
 	 * @param pulse the pool now
 	 * @return a decision to grow, or {@code null} when the windows may decide
 	 */
