@@ -28,9 +28,12 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * window that refused work while the tasks that ended kept fewer than
  * {@value PoolController#SATURATED_BUSY} of its threads busy: longer tasks still running
  * are missing from its mean, which rises as they end). A staffing step is undone when the
- * wait it took off the queue reappeared in the service time. A kept step that raised
- * throughput clearly less than in proportion crossed the knee, which the {@link Knee}
- * learns.
+ * wait it took off the queue reappeared in the service time. A saturated step from beyond
+ * a knee a probe or a cut found is kept only when it gained at least
+ * {@value #BEYOND_KNEE_EFFICIENCY} of its share, refusals or not, and is otherwise undone
+ * with a rest that refusals do not cut short: the knee already says that threads there
+ * serve nothing more. A kept step that raised throughput clearly less than in proportion
+ * crossed the knee, which the {@link Knee} learns.
  *
  * @author poolpilot authors
  */
@@ -41,6 +44,13 @@ final class StepJudge {
 	 * that only waited.
 	 */
 	static final double SHORTENING_REFUSALS = 0.05;
+
+	/**
+	 * The share of its threads' share of throughput a saturated step from beyond a knee
+	 * found must gain to be kept, even while the pool refuses work: nearer to paying in
+	 * proportion (a knee learnt too low) than to paying nothing (the knee).
+	 */
+	static final double BEYOND_KNEE_EFFICIENCY = 0.5;
 
 	private final Backoff growthRest;
 
@@ -153,6 +163,18 @@ final class StepJudge {
 		double added = step.added();
 		double efficiency = gain / added;
 		double error = step.relativeError(this.throughputs.relativeVariance());
+		if (step.kind == Step.Kind.SATURATED && !refusesLess && window.queueing && beyondAFoundKnee(step)
+				&& efficiency < BEYOND_KNEE_EFFICIENCY) {
+			// The knee says threads beyond it serve nothing more, and refusals do not
+			// change that: kept only when the step paid, judged again while the noise
+			// cannot tell.
+			if ((gain + WindowNoise.SIGNIFICANT * error) / added >= BEYOND_KNEE_EFFICIENCY
+					&& step.windows < PoolController.JUDGING_WINDOWS) {
+				this.step = step;
+				return Decision.hold(window.size, new Judging(step.from, step.to, gain), null, true);
+			}
+			return revertWasted(step, window);
+		}
 		if (step.kind == Step.Kind.SATURATED && !refusesLess && window.queueing
 				&& efficiency < PoolController.MIN_SCALING_EFFICIENCY) {
 			if (wasted) {
@@ -177,6 +199,16 @@ final class StepJudge {
 		this.growthRest.reset();
 		this.knee.kept(step, window, error);
 		return null;
+	}
+
+	/**
+	 * Return whether a step began at or beyond a tenth above a knee that a probe down or
+	 * a cut found ({@link Knee#withMargin}), where such a probe or cut leaves a pool: not
+	 * above a knee that is only a bound, which a step that paid less than in proportion
+	 * taught, and which the next steps check.
+	 */
+	private boolean beyondAFoundKnee(Step step) {
+		return this.knee.known() && !this.knee.bound() && step.from >= Knee.withMargin(this.knee.threads());
 	}
 
 	/**

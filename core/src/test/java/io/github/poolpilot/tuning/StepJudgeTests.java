@@ -180,14 +180,55 @@ class StepJudgeTests {
 	}
 
 	@Test
-	void aStepFromAboveAKnownKneeThatDidNotPayKeepsTheLowerKnee() {
-		this.knee.learn(40, 1000);
-		// The same step from 51, above a knee of 40: it says the knee is below 50,
+	void aStepFromAboveAKneeThatIsOnlyABoundThatDidNotPayKeepsTheLowerKnee() {
+		this.knee.atMost(40, 1000, false);
+		// The same step from 51, above a bound of 40: it says the knee is below 50,
 		// which was known.
 		this.judge.take(new Step(Kind.SATURATED, 51, 68, 66, 66, 300, 0));
 		StepJudge.Verdict verdict = this.judge.judge(refusing(240, 64.7, 300, 68, 100, 150));
 		assertThat(verdict.kept()).isNotNull();
 		assertThat(this.knee.threads()).isEqualTo(40);
+		assertThat(this.knee.bound()).isTrue();
+	}
+
+	@Test
+	void aStepFromBeyondAFoundKneeThatDidNotPayIsUndoneThoughThePoolRefusesWork() {
+		// A probe found a knee of 20 and left the pool at 23, a tenth beyond it; 23 → 30
+		// served as much, on a thousand tasks a window (a standard error of 4.5 %).
+		this.knee.learn(20, 1000);
+		this.judge.take(new Step(Kind.SATURATED, 23, 30, 1000, 1000, 300, 0));
+		Decision revert = this.judge.judge(refusing(2000, 1000, 300, 30, 100, 900)).undone();
+		assertThat(revert.action()).isEqualTo(Action.REVERT);
+		assertThat(revert.to()).isEqualTo(23);
+		assertThat(revert.cause()).isEqualTo(new NoGain(0, 7 / 23.0, Duration.ofSeconds(30)));
+		// A rest that the refusals do not cut short.
+		assertThat(this.judge.wastedRest()).isTrue();
+		assertThat(this.knee.threads()).isEqualTo(20);
+	}
+
+	@Test
+	void aStepFromBeyondAFoundKneeIsJudgedAgainWhileItsNoiseCannotTellAndUndoneAfterThreeWindows() {
+		// 66 tasks a window: a standard error of 17 %, within which −2 % for +30 %
+		// threads may still be half its share.
+		this.knee.learn(20, 66);
+		this.judge.take(new Step(Kind.SATURATED, 23, 30, 66, 66, 300, 0));
+		assertThat(this.judge.judge(refusing(240, 64.7, 300, 30, 100, 150)).undone().cause())
+			.isInstanceOf(Judging.class);
+		assertThat(this.judge.judge(refusing(240, 64.7, 300, 30, 100, 150)).undone().cause())
+			.isInstanceOf(Judging.class);
+		Decision third = this.judge.judge(refusing(240, 64.7, 300, 30, 100, 150)).undone();
+		assertThat(third.action()).isEqualTo(Action.REVERT);
+		assertThat(third.to()).isEqualTo(23);
+	}
+
+	@Test
+	void aStepFromBeyondAFoundKneeThatPaidHalfItsShareIsKept() {
+		// A knee learnt too low: +16 % for +30 % threads, on a thousand tasks a window.
+		this.knee.learn(20, 1000);
+		this.judge.take(new Step(Kind.SATURATED, 23, 30, 1000, 1000, 300, 0));
+		StepJudge.Verdict verdict = this.judge.judge(refusing(2000, 1160, 300, 30, 100, 840));
+		assertThat(verdict.undone()).isNull();
+		assertThat(verdict.kept()).isNotNull();
 	}
 
 	@Test
