@@ -29,7 +29,7 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * {@value PoolController#SATURATED_BUSY} of its threads busy: longer tasks still running
  * are missing from its mean, which rises as they end). A staffing step is undone when the
  * wait it took off the queue reappeared in the service time. A saturated step from beyond
- * a knee a probe or a cut found is kept only when it gained at least
+ * a knee found (not only a bound) is kept only when it gained at least
  * {@value #BEYOND_KNEE_EFFICIENCY} of its share, refusals or not, and is otherwise undone
  * with a rest that refusals do not cut short: the knee already says that threads there
  * serve nothing more. A kept step that raised throughput clearly less than in proportion
@@ -202,10 +202,11 @@ final class StepJudge {
 	}
 
 	/**
-	 * Return whether a step began at or beyond a tenth above a knee that a probe down or
-	 * a cut found ({@link Knee#withMargin}), where such a probe or cut leaves a pool: not
-	 * above a knee that is only a bound, which a step that paid less than in proportion
-	 * taught, and which the next steps check.
+	 * Return whether a step began at or beyond a tenth above a knee found
+	 * ({@link Knee#withMargin}), where a probe down or a cut that found it leaves a pool
+	 * (found by one of those, or by a step that crossed it from below): not above a knee
+	 * that is only a bound, which a step that paid less than in proportion taught, and
+	 * which the next steps check.
 	 */
 	private boolean beyondAFoundKnee(Step step) {
 		return this.knee.known() && !this.knee.bound() && step.from >= Knee.withMargin(this.knee.threads());
