@@ -69,13 +69,12 @@ final class FamilyInvariants {
 			broken.add(String.format("served %.1f/s from %d s, %.3f of the %.1f/s of the pool fixed at %d threads",
 					throughput, FROM, throughput / best, best, family.bounds().maxThreads()));
 		}
-		double knee = family.knee();
-		if (knee > 0) {
-			int limit = Math.max(kneeLimit(knee), family.bounds().minThreads());
+		int limit = kneeLimit(family);
+		if (limit > 0) {
 			int longest = longestAbove(tuned, limit);
 			if (longest > WINDOWS_ABOVE_KNEE) {
 				broken.add(String.format("above the knee + 50 %% (%d threads, knee %.1f) for %d windows in a row",
-						limit, knee, longest));
+						limit, family.knee(), longest));
 			}
 		}
 		long changes = mostChangesInAMinute(tuned, end);
@@ -100,6 +99,15 @@ final class FamilyInvariants {
 
 	private static long held(Sample last) {
 		return (long) last.queued() + last.running();
+	}
+
+	/**
+	 * The most threads the knee's invariant allows a scenario's pool: the knee + 50 %, or
+	 * its min-threads when those lie above; {@code 0} where no downstream is the limit.
+	 */
+	static int kneeLimit(TuningFamily family) {
+		double knee = family.knee();
+		return (knee > 0) ? Math.max(kneeLimit(knee), family.bounds().minThreads()) : 0;
 	}
 
 	/**

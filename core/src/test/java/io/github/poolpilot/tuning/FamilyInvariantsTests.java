@@ -4,13 +4,15 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.tuning.PoolSimulator.Sample;
+import io.github.poolpilot.tuning.PoolSimulator.Workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link FamilyInvariants}: what the refusal rule counts against the pool fixed at its
- * max-threads.
+ * max-threads, and the most threads the knee's rule allows.
  *
  * @author poolpilot authors
  */
@@ -35,6 +37,23 @@ class FamilyInvariantsTests {
 		List<Sample> tuned = List.of(sample(30, 30, 20, 150));
 		List<Sample> fixed = List.of(sample(100, 10, 0, 100));
 		assertThat(FamilyInvariants.excessRefusals(tuned, fixed)).isEqualTo(50);
+	}
+
+	@Test
+	void theKneesLimitIsHalfBeyondTheKneeOrTheMinThreadsAboveThat() {
+		Workload calls = new Workload(1, 50, 0, 8);
+		assertThat(FamilyInvariants.kneeLimit(family(calls, new PoolBounds(1, 300), 240))).isEqualTo(12);
+		assertThat(FamilyInvariants.kneeLimit(family(calls, new PoolBounds(20, 300), 240))).isEqualTo(20);
+	}
+
+	@Test
+	void theKneeSetsNoLimitWhereNoDownstreamIsTheLimit() {
+		assertThat(FamilyInvariants.kneeLimit(family(new Workload(1, 50, 0, 0), new PoolBounds(1, 300), 240))).isZero();
+		assertThat(FamilyInvariants.kneeLimit(family(new Workload(1, 50, 0, 8), new PoolBounds(1, 300), 100))).isZero();
+	}
+
+	private static TuningFamily family(Workload workload, PoolBounds bounds, double rate) {
+		return TuningFamily.of(1, workload, bounds, 100, bounds.minThreads(), rate, 0, 0, 0, 0);
 	}
 
 	private static Sample sample(int live, int running, int queued, long rejected) {

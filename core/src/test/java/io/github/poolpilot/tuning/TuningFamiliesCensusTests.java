@@ -22,6 +22,11 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * its load for 15 s ({@link TuningFamily#afterALightLoad}); with
  * {@code -Dpoolpilot-tests.census.idle=2} every draw is idle for its first 2 s, so that
  * the pool meets its load before any window measured a service time.
+ * <p>
+ * It also counts the draws the knee's invariant applies to (a downstream the limit below
+ * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
+ * the refusals' or the throughput's invariant: there no static size meets them all, and a
+ * tuner that keeps to the knee trades one invariant for another.
  *
  * @author poolpilot authors
  */
@@ -38,6 +43,8 @@ class TuningFamiliesCensusTests {
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
+		int[] kneeDraws = new int[2];
+		List<List<Long>> conflicting = List.of(new ArrayList<>(), new ArrayList<>());
 		for (long seed = 1; seed <= draws; seed++) {
 			TuningFamily family = TuningFamily.draw(seed);
 			if (lightLoad > 0) {
@@ -50,6 +57,14 @@ class TuningFamiliesCensusTests {
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
 			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
 			int range = (seed <= 200) ? 0 : 1;
+			int limit = FamilyInvariants.kneeLimit(family);
+			if (limit > 0 && limit < family.bounds().maxThreads()) {
+				kneeDraws[range]++;
+				List<Sample> atLimit = family.tuned().fixedSize(limit).run(family.seconds()).only();
+				if (!FamilyInvariants.broken(family, atLimit, fixed).isEmpty()) {
+					conflicting.get(range).add(seed);
+				}
+			}
 			if (!broken.isEmpty()) {
 				failing[range]++;
 				lines.add("seed " + seed + ": " + String.join("; ", broken));
@@ -63,6 +78,10 @@ class TuningFamiliesCensusTests {
 		lines.add(String.format("failing: %d of 1-200, %d of 201-%d", failing[0], failing[1], draws));
 		counts.forEach((invariant, count) -> lines
 			.add(String.format("%s: %d of 1-200, %d of 201-%d", invariant, count[0], count[1], draws)));
+		lines.add(String.format("the knee applies: %d of 1-200, %d of 201-%d", kneeDraws[0], kneeDraws[1], draws));
+		lines.add(String.format(
+				"a pool fixed at the knee + 50 %% breaks another invariant: %d of 1-200 %s, %d of 201-%d %s",
+				conflicting.get(0).size(), conflicting.get(0), conflicting.get(1).size(), draws, conflicting.get(1)));
 		Files.write(Path.of("target", "families-census.txt"), lines);
 	}
 
