@@ -26,12 +26,21 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
  * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
  * the refusals' or the throughput's invariant: there no static size meets them all, and a
- * tuner that keeps to the knee trades one invariant for another.
+ * tuner that keeps to the knee trades one invariant for another. Of the draws that refuse
+ * more than the fixed pool, it counts where they started (at their min-threads, half
+ * their max-threads or their max-threads) against all the draws that started there, and
+ * the share of what they refused more in the first {@value #EARLY_SECONDS} s of the load.
  *
  * @author poolpilot authors
  */
 @EnabledIfSystemProperty(named = "poolpilot-tests.census", matches = "\\d+")
 class TuningFamiliesCensusTests {
+
+	/**
+	 * The seconds from the load's start over which the refusals beyond the fixed pool's
+	 * are counted apart: a pool that starts small meets its load there.
+	 */
+	private static final int EARLY_SECONDS = 10;
 
 	private static final String[] INVARIANTS = { "refused", "served", "above the knee", "size changes" };
 
@@ -45,6 +54,8 @@ class TuningFamiliesCensusTests {
 		int[] failing = new int[2];
 		int[] kneeDraws = new int[2];
 		List<List<Long>> conflicting = List.of(new ArrayList<>(), new ArrayList<>());
+		Map<String, int[]> starts = new TreeMap<>();
+		long[] excess = new long[2];
 		for (long seed = 1; seed <= draws; seed++) {
 			TuningFamily family = TuningFamily.draw(seed);
 			if (lightLoad > 0) {
@@ -65,6 +76,14 @@ class TuningFamiliesCensusTests {
 					conflicting.get(range).add(seed);
 				}
 			}
+			int[] start = starts.computeIfAbsent(start(family), (key) -> new int[2]);
+			start[0]++;
+			if (broken.stream().anyMatch((line) -> line.startsWith("refused"))) {
+				start[1]++;
+				int early = family.quietSeconds() + EARLY_SECONDS;
+				excess[0] += refusedBefore(tuned, early) - refusedBefore(fixed, early);
+				excess[1] += FamilyInvariants.refused(tuned) - FamilyInvariants.refused(fixed);
+			}
 			if (!broken.isEmpty()) {
 				failing[range]++;
 				lines.add("seed " + seed + ": " + String.join("; ", broken));
@@ -82,7 +101,22 @@ class TuningFamiliesCensusTests {
 		lines.add(String.format(
 				"a pool fixed at the knee + 50 %% breaks another invariant: %d of 1-200 %s, %d of 201-%d %s",
 				conflicting.get(0).size(), conflicting.get(0), conflicting.get(1).size(), draws, conflicting.get(1)));
+		starts.forEach((where, count) -> lines
+			.add(String.format("refused more, starting at %s: %d of %d", where, count[1], count[0])));
+		lines.add(String.format("of what they refused more, in the first %d s of the load: %.0f %%", EARLY_SECONDS,
+				100.0 * excess[0] / Math.max(1, excess[1])));
 		Files.write(Path.of("target", "families-census.txt"), lines);
+	}
+
+	private static String start(TuningFamily family) {
+		if (family.start() == family.bounds().minThreads()) {
+			return "min-threads";
+		}
+		return (family.start() == family.bounds().maxThreads()) ? "max-threads" : "half the max-threads";
+	}
+
+	private static long refusedBefore(List<Sample> run, int second) {
+		return run.stream().filter((sample) -> sample.second() < second).mapToLong(Sample::rejected).sum();
 	}
 
 }
