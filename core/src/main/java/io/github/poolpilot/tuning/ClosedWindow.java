@@ -58,6 +58,12 @@ final class ClosedWindow {
 	final long offered;
 
 	/**
+	 * Tasks offered in the window still waiting in the queue when it closed: the tasks
+	 * queued then, at most those it neither served nor refused.
+	 */
+	final long waiting;
+
+	/**
 	 * The places in the pool's queue.
 	 */
 	final int queueCapacity;
@@ -112,6 +118,8 @@ final class ClosedWindow {
 		LittlesLaw law = snapshot.littlesLaw();
 		this.law = law;
 		this.completions = snapshot.windowCompletions();
+		this.waiting = Math.max(0,
+				Math.min(snapshot.sizes().queueSize(), this.offered - this.refused - this.completions));
 		// X·S counts whole service times of the tasks that ended in the window, some of
 		// which began before it: never more threads than the pool had.
 		this.busy = Math.min(law.busyThreads(), Math.max(size, snapshot.sizes().poolSize()));
@@ -211,17 +219,19 @@ final class ClosedWindow {
 
 	/**
 	 * Return whether a pool far below the model's size (a {@value #LEAP_FACTOR}th of it
-	 * or less) that turned away more than {@value #LEAP_REFUSALS} of the offered tasks at
-	 * its base service time grows straight to the size it wants rather than by at most
-	 * {@code most}: a steady overload met from a small pool, which the steps of ×1.5 a
-	 * window would refuse for many windows. The step is judged as a surge's is
-	 * ({@link SurgeReview}), which takes a pool that passed a downstream's limit back to
-	 * the threads its throughput keeps busy.
+	 * or less) that turned away or left waiting more than {@value #LEAP_REFUSALS} of the
+	 * tasks offered in the window ({@link #unservedShare}) at its base service time grows
+	 * straight to the size it wants rather than by at most {@code most}: a steady
+	 * overload met from a small pool, which the steps of ×1.5 a window would refuse for
+	 * many windows, or, with a long queue, fill it with a backlog that the pool at its
+	 * max-threads never has, and refuse once it is full. The step is judged as a surge's
+	 * is ({@link SurgeReview}), which takes a pool that passed a downstream's limit back
+	 * to the threads its throughput keeps busy.
 	 * @param wanted the size the pool wants
 	 * @param most the most a step may reach otherwise
 	 */
 	boolean leaps(int wanted, int most) {
-		return wanted > most && this.need >= LEAP_FACTOR * this.size && refusedShare() > LEAP_REFUSALS && !slowed();
+		return wanted > most && this.need >= LEAP_FACTOR * this.size && unservedShare() > LEAP_REFUSALS && !slowed();
 	}
 
 	/**
@@ -245,6 +255,14 @@ final class ClosedWindow {
 	/**
 	 * Return the share of the offered tasks refused.
 	 */
+	/**
+	 * Return the share of the tasks offered in the window that it refused or left
+	 * {@linkplain #waiting waiting}, 0 when none was offered.
+	 */
+	double unservedShare() {
+		return (this.offered > 0) ? (double) (this.refused + this.waiting) / this.offered : 0;
+	}
+
 	double refusedShare() {
 		return (this.offered > 0) ? (double) this.refused / this.offered : 0;
 	}

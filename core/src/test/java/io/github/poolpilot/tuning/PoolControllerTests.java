@@ -102,6 +102,24 @@ class PoolControllerTests {
 	}
 
 	@Test
+	void aPoolLeavingMostOfItsWorkWaitingFarBelowTheModelLeapsToTheModelsSize() {
+		decide(200, 20, 100, 2, 20);
+		// None refused, but 90 of the 200 offered left waiting in the queue: steps of
+		// ×1.5
+		// would pile a backlog up that the pool at its max-threads never has.
+		Decision leap = decide(200, 30, 100, 3, 90);
+		assertThat(leap.action()).isEqualTo(Action.GROW);
+		assertThat(leap.threads()).isEqualTo(31);
+	}
+
+	@Test
+	void aPoolLeavingAFewOfItsTasksWaitingStepsByHalf() {
+		decide(200, 20, 100, 2, 20);
+		// 40 of 200 waiting, a fifth: a step of ×1.5.
+		assertThat(decide(200, 30, 100, 3, 40).threads()).isEqualTo(5);
+	}
+
+	@Test
 	void aPoolsFirstWindowCountsItsRefusalsWhenThePoolBeganInIt() {
 		// Every task the pool was ever offered came in this window: the 170 it refused
 		// are the window's, and 3 threads serving 30/s of 200 leap at once.
