@@ -253,9 +253,6 @@ final class ClosedWindow {
 	}
 
 	/**
-	 * Return the share of the offered tasks refused.
-	 */
-	/**
 	 * Return the share of the tasks offered in the window that it refused or left
 	 * {@linkplain #waiting waiting}, 0 when none was offered.
 	 */
@@ -263,6 +260,9 @@ final class ClosedWindow {
 		return (this.offered > 0) ? (double) (this.refused + this.waiting) / this.offered : 0;
 	}
 
+	/**
+	 * Return the share of the offered tasks refused.
+	 */
 	double refusedShare() {
 		return (this.offered > 0) ? (double) this.refused / this.offered : 0;
 	}

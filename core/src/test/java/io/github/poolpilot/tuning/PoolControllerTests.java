@@ -105,8 +105,7 @@ class PoolControllerTests {
 	void aPoolLeavingMostOfItsWorkWaitingFarBelowTheModelLeapsToTheModelsSize() {
 		decide(200, 20, 100, 2, 20);
 		// None refused, but 90 of the 200 offered left waiting in the queue: steps of
-		// ×1.5
-		// would pile a backlog up that the pool at its max-threads never has.
+		// ×1.5 would pile a backlog up that the pool at its max-threads never has.
 		Decision leap = decide(200, 30, 100, 3, 90);
 		assertThat(leap.action()).isEqualTo(Action.GROW);
 		assertThat(leap.threads()).isEqualTo(31);
