@@ -13,9 +13,9 @@ import io.github.poolpilot.tuning.Decision.KeptStep;
  * ({@value PoolController#MAX_GROWTH}×), so that a downstream's limit is passed by at
  * most 50 %, and never beyond half above a knee seen, when {@link SaturatedGrowth} lets
  * it; a pool a quarter of the model's size or less that turns away or leaves waiting more
- * than a quarter of its work leaps to it in one step ({@link ClosedWindow#leaps}), judged as a surge is. A
- * pool that is not saturated but whose tasks wait (a mean queue wait above
- * {@value PoolController#WAITING} of S₀) is staffed up to the model's size at once,
+ * than a quarter of its work leaps to it in one step ({@link ClosedWindow#leaps}), judged
+ * as a surge is. A pool that is not saturated but whose tasks wait (a mean queue wait
+ * above {@value PoolController#WAITING} of S₀) is staffed up to the model's size at once,
  * unless the CPU limits it or growth rests. Every step is handed to the
  * {@link StepJudge}, which judges it in the windows after it. Growth that meets refusals
  * does not wait for the pool's budget of changes; the rest does ({@link ChangeBudget}).

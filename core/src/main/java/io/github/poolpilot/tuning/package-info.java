@@ -25,10 +25,10 @@
  * judged again otherwise; a step that raised throughput clearly less than in proportion
  * crossed the knee where threads stop paying: growth then stops half beyond the knee. A
  * pool that refused work grows for its refusals ({@link RefusalRule}). A pool a quarter
- * of the model's size or less that turns away or leaves waiting more than a quarter of its
- * work at its base service time leaps to the model's size in one step ({@link ClosedWindow#leaps}), judged
- * as a surge is: steps of ×1.5 from a few threads would refuse for many windows what the
- * pool at its max-threads serves.
+ * of the model's size or less that turns away or leaves waiting more than a quarter of
+ * its work at its base service time leaps to the model's size in one step
+ * ({@link ClosedWindow#leaps}), judged as a surge is: steps of ×1.5 from a few threads
+ * would refuse for many windows what the pool at its max-threads serves.
  * <p>
  * <b>From above.</b> A saturated pool that does not grow probes down ({@link DownProbe})
  * when {@link SaturatedGrowth} finds a probe due: fewer is better while the throughput
