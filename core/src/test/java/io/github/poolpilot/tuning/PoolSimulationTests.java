@@ -83,7 +83,7 @@ class PoolSimulationTests {
 		// Offered 600/s, 1.5 × what the downstream serves.
 		DoubleUnaryOperator load = (second) -> 600;
 		List<Sample> run = PoolSimulator.onePool(DOWNSTREAM, load, 4, 3).run(120).only();
-		// The first window left 400 of its 607 tasks waiting at 4 threads, a fifth of
+		// The first window left 388 of its 607 tasks waiting at 4 threads, a fifth of
 		// the model's size: the pool leaps to it (22), judged as a surge, and is taken
 		// back to the threads its throughput keeps busy two windows later. Never past the
 		// downstream's knee + 50 % after that.
