@@ -12,7 +12,7 @@ import io.github.poolpilot.pool.PoolBounds;
  */
 final class ClosedWindow {
 
-	static final double LEAP_REFUSALS = 0.25;
+	static final double LEAP_UNSERVED = 0.25;
 
 	static final int LEAP_FACTOR = 4;
 
@@ -219,7 +219,7 @@ final class ClosedWindow {
 
 	/**
 	 * Return whether a pool far below the model's size (a {@value #LEAP_FACTOR}th of it
-	 * or less) that turned away or left waiting more than {@value #LEAP_REFUSALS} of the
+	 * or less) that turned away or left waiting more than {@value #LEAP_UNSERVED} of the
 	 * tasks offered in the window ({@link #unservedShare}) at its base service time grows
 	 * straight to the size it wants rather than by at most {@code most}: a steady
 	 * overload met from a small pool, which the steps of ×1.5 a window would refuse for
@@ -231,7 +231,7 @@ final class ClosedWindow {
 	 * @param most the most a step may reach otherwise
 	 */
 	boolean leaps(int wanted, int most) {
-		return wanted > most && this.need >= LEAP_FACTOR * this.size && unservedShare() > LEAP_REFUSALS && !slowed();
+		return wanted > most && this.need >= LEAP_FACTOR * this.size && unservedShare() > LEAP_UNSERVED && !slowed();
 	}
 
 	/**

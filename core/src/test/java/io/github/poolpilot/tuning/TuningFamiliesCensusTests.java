@@ -78,7 +78,7 @@ class TuningFamiliesCensusTests {
 			}
 			int[] start = starts.computeIfAbsent(start(family), (key) -> new int[2]);
 			start[0]++;
-			if (broken.stream().anyMatch((line) -> line.startsWith("refused"))) {
+			if (breaks(broken, "refused")) {
 				start[1]++;
 				int early = family.quietSeconds() + EARLY_SECONDS;
 				excess[0] += refusedBefore(tuned, early) - refusedBefore(fixed, early);
@@ -89,7 +89,7 @@ class TuningFamiliesCensusTests {
 				lines.add("seed " + seed + ": " + String.join("; ", broken));
 			}
 			for (String invariant : INVARIANTS) {
-				if (broken.stream().anyMatch((line) -> line.startsWith(invariant) || line.contains(" " + invariant))) {
+				if (breaks(broken, invariant)) {
 					counts.computeIfAbsent(invariant, (key) -> new int[2])[range]++;
 				}
 			}
@@ -106,6 +106,10 @@ class TuningFamiliesCensusTests {
 		lines.add(String.format("of what they refused more, in the first %d s of the load: %.0f %%", EARLY_SECONDS,
 				100.0 * excess[0] / Math.max(1, excess[1])));
 		Files.write(Path.of("target", "families-census.txt"), lines);
+	}
+
+	private static boolean breaks(List<String> broken, String invariant) {
+		return broken.stream().anyMatch((line) -> line.startsWith(invariant) || line.contains(" " + invariant));
 	}
 
 	private static String start(TuningFamily family) {
