@@ -72,10 +72,8 @@ public final class MarkdownLinks {
 
 	/**
 	 * Return the anchors of a page's headings.
-	 * @param page the page
-	 * @return its anchors
 	 */
-	public static Set<String> anchors(Path page) {
+	private static Set<String> anchors(Path page) {
 		Set<String> anchors = new HashSet<>();
 		Map<String, Integer> seen = new HashMap<>();
 		boolean fenced = false;
