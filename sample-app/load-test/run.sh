@@ -31,7 +31,8 @@
 # Settings (environment): PORT (18431), WARM_UP_SECONDS (15), WARM_UP_RATE (10/s),
 # OVERLOAD_SECONDS (60), TALK_RATE (200/s), PROBE_RATE (2 start/stop pairs per second),
 # DOWNSTREAM_LATENCY_MS (300), DOWNSTREAM_CAPACITY (20 calls at once),
-# BASELINE_THREADS (400, the poolpilot side's whole budget), RESULTS, IMAGES.
+# BASELINE_THREADS (400, the poolpilot side's whole budget), MONITOR_TAIL_SECONDS (20, how
+# long the pools are still sampled after the last request), RESULTS, IMAGES.
 # Needs a JDK 17+ and curl; Maven comes from the wrapper.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -111,6 +112,7 @@ PROBE_RATE=${PROBE_RATE:-2}
 DOWNSTREAM_LATENCY_MS=${DOWNSTREAM_LATENCY_MS:-300}
 DOWNSTREAM_CAPACITY=${DOWNSTREAM_CAPACITY:-20}
 BASELINE_THREADS=${BASELINE_THREADS:-400}
+MONITOR_TAIL_SECONDS=${MONITOR_TAIL_SECONDS:-20}
 RESULTS=${RESULTS:-sample-app/load-test/results}
 IMAGES=${IMAGES:-docs/images/load-test}
 # Gatling's request timeout, set in src/test/resources/gatling.conf.
@@ -153,6 +155,7 @@ warmUpRate=$WARM_UP_RATE
 overloadSeconds=$OVERLOAD_SECONDS
 talkRate=$TALK_RATE
 probeRate=$PROBE_RATE
+monitorTailSeconds=$MONITOR_TAIL_SECONDS
 timeoutSeconds=$TIMEOUT_SECONDS
 downstreamLatencyMs=$DOWNSTREAM_LATENCY_MS
 downstreamCapacity=$DOWNSTREAM_CAPACITY
@@ -180,7 +183,8 @@ run_side() {
 	started=$(date +%s.%N)
 	./mvnw -q -B -f sample-app/load-test/pom.xml gatling:test -DbaseUrl="http://127.0.0.1:$PORT" \
 		-Dlabel="$label" -Dout="$out" -DwarmUpSeconds="$WARM_UP_SECONDS" -DwarmUpRate="$WARM_UP_RATE" \
-		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" $gatling_args \
+		-DoverloadSeconds="$OVERLOAD_SECONDS" -DtalkRate="$TALK_RATE" -DprobeRate="$PROBE_RATE" \
+		-DmonitorTailSeconds="$MONITOR_TAIL_SECONDS" $gatling_args \
 		> "$out/gatling.log" 2>&1 || { echo "Gatling failed: $out/gatling.log" >&2; exit 1; }
 	echo "$label: load after $(load)" | tee -a "$MACHINE"
 	echo "$label: fixed work after: $(fixed_work) s of CPU" | tee -a "$MACHINE"
