@@ -110,6 +110,8 @@ final class PoolSimulator {
 
 	private final boolean pulses;
 
+	private final Overflow overflow;
+
 	private final ThreadBudget threadBudget;
 
 	/**
@@ -170,6 +172,7 @@ final class PoolSimulator {
 		this.budget = (builder.budget > 0) ? builder.budget
 				: this.pools.stream().mapToInt((pool) -> pool.bounds.maxThreads()).sum();
 		this.modelOnly = builder.modelOnly;
+		this.overflow = builder.overflow;
 		this.pulses = builder.pulses && !this.modelOnly
 				&& this.pools.stream().anyMatch((pool) -> pool.mode == TuningMode.AUTO);
 		this.threadBudget = new ThreadBudget(this.budget, List::of);
@@ -220,9 +223,12 @@ final class PoolSimulator {
 			}
 			for (long at = start + PULSE; this.pulses && at < second * SECOND; at += PULSE) {
 				advanceTo(at);
+				this.pools.forEach(this::gateOverflow);
 				pulse();
 			}
 			advanceTo(second * SECOND);
+			this.pools.forEach(this::gateOverflow);
+			this.pools.forEach((pool) -> pool.windowRate = pool.arrivals);
 			closeWindow(second);
 		}
 		Map<String, List<Sample>> samples = new LinkedHashMap<>();
@@ -356,6 +362,11 @@ final class PoolSimulator {
 		else if (pool.queue.size() < pool.queueCapacity) {
 			pool.queue.add(task);
 		}
+		else if (pool.running < overflowCap(pool)) {
+			start(task);
+			pool.maxSizeInWindow = Math.max(pool.maxSizeInWindow, pool.running);
+			this.peakLive = Math.max(this.peakLive, liveThreads());
+		}
 		else {
 			pool.rejected++;
 			pool.rejectedTotal++;
@@ -445,6 +456,11 @@ final class PoolSimulator {
 		pool.waitNanos += task.startedAt - task.submittedAt;
 		pool.cpuNanos += task.cpuNanos;
 		pool.respond((this.now - task.submittedAt) / MILLI);
+		if (pool.running >= pool.size && pool.running < overflowCap(pool) && !pool.queue.isEmpty()) {
+			// A thread beyond the pool's size takes the next queued task, as any worker
+			// of a ThreadPoolExecutor does.
+			start(pool.queue.poll());
+		}
 		startQueued(pool);
 	}
 
@@ -452,6 +468,32 @@ final class PoolSimulator {
 		while (pool.running < pool.size && !pool.queue.isEmpty()) {
 			start(pool.queue.poll());
 		}
+	}
+
+	/**
+	 * The most threads a pool may run when its queue is full.
+	 */
+	private int overflowCap(SimulatedPool pool) {
+		return switch (this.overflow) {
+			case NONE -> pool.size;
+			case TO_MAX -> pool.bounds.maxThreads();
+			case HALF_AGAIN -> Math.min(pool.bounds.maxThreads(), Math.max((int) (1.5 * pool.size), pool.size + 1));
+			case IN_BURSTS -> pool.bursting ? pool.bounds.maxThreads() : pool.size;
+		};
+	}
+
+	/**
+	 * Open a pool's overflow for the next interval when the arrivals of the one that
+	 * ended ran above the last window's rate by more than two standard deviations of a
+	 * Poisson count, or while no window has closed.
+	 */
+	private void gateOverflow(SimulatedPool pool) {
+		double seconds = (double) (this.now - pool.gatedAt) / SECOND;
+		long arrived = pool.arrivalsTotal - pool.arrivalsAtGate;
+		double expected = pool.windowRate * seconds;
+		pool.bursting = Double.isNaN(expected) || arrived > expected + 2 * Math.sqrt(Math.max(1, expected));
+		pool.gatedAt = this.now;
+		pool.arrivalsAtGate = pool.arrivalsTotal;
 	}
 
 	private void closeWindow(int second) {
@@ -759,6 +801,39 @@ final class PoolSimulator {
 	}
 
 	/**
+	 * The threads a pool starts beyond its size for a task that finds its queue full, as
+	 * a {@code ThreadPoolExecutor} whose core size is below its maximum size does (the
+	 * pool's size is then its core size); each takes queued tasks until the queue is
+	 * empty, then ends. Not poolpilot's executors' way: the census measures the idea
+	 * against the tuner alone ({@link TuningFamiliesCensusTests}).
+	 */
+	enum Overflow {
+
+		/**
+		 * None: the task is refused.
+		 */
+		NONE,
+
+		/**
+		 * Up to the pool's max-threads.
+		 */
+		TO_MAX,
+
+		/**
+		 * Up to half again the pool's size, at least one thread, within its max-threads.
+		 */
+		HALF_AGAIN,
+
+		/**
+		 * Up to the pool's max-threads while its arrivals run above the last window's
+		 * rate (a burst, which threads serve), none on a steady load (which may be a
+		 * downstream's limit, where they only wait).
+		 */
+		IN_BURSTS
+
+	}
+
+	/**
 	 * Describes a simulation.
 	 */
 	static final class Builder {
@@ -772,6 +847,8 @@ final class PoolSimulator {
 		private boolean modelOnly;
 
 		private boolean pulses = true;
+
+		private Overflow overflow = Overflow.NONE;
 
 		private double[] steal;
 
@@ -900,6 +977,16 @@ final class PoolSimulator {
 		}
 
 		/**
+		 * Let each pool start threads beyond its size when its queue is full.
+		 * @param overflow how many
+		 * @return this builder
+		 */
+		Builder overflow(Overflow overflow) {
+			this.overflow = overflow;
+			return this;
+		}
+
+		/**
 		 * Without the tuner's fast path: the windows alone decide.
 		 */
 		Builder withoutPulses() {
@@ -1002,6 +1089,16 @@ final class PoolSimulator {
 		private int maxSizeInWindow;
 
 		private int changesInWindow;
+
+		// The overflow's gate (Overflow.IN_BURSTS).
+
+		private double windowRate = Double.NaN;
+
+		private long gatedAt;
+
+		private long arrivalsAtGate;
+
+		private boolean bursting = true;
 
 		private final List<String> pulseReasons = new ArrayList<>();
 

@@ -5,12 +5,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import io.github.poolpilot.tuning.PoolSimulator.Overflow;
 import io.github.poolpilot.tuning.PoolSimulator.Sample;
 
 /**
@@ -21,7 +23,10 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * {@code -Dpoolpilot-tests.census.light-load=15} every draw is first offered a tenth of
  * its load for 15 s ({@link TuningFamily#afterALightLoad}); with
  * {@code -Dpoolpilot-tests.census.idle=2} every draw is idle for its first 2 s, so that
- * the pool meets its load before any window measured a service time.
+ * the pool meets its load before any window measured a service time. With
+ * {@code -Dpoolpilot-tests.census.overflow=to-max} ({@code half-again},
+ * {@code in-bursts}) the tuned pool starts threads beyond its size for the tasks that
+ * find its queue full ({@link Overflow}).
  * <p>
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
  * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
@@ -49,6 +54,9 @@ class TuningFamiliesCensusTests {
 		int draws = Integer.getInteger("poolpilot-tests.census");
 		int lightLoad = Integer.getInteger("poolpilot-tests.census.light-load", 0);
 		int idle = Integer.getInteger("poolpilot-tests.census.idle", 0);
+		Overflow overflow = Overflow.valueOf(System.getProperty("poolpilot-tests.census.overflow", "none")
+			.toUpperCase(Locale.ROOT)
+			.replace('-', '_'));
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
@@ -64,7 +72,7 @@ class TuningFamiliesCensusTests {
 			else if (idle > 0) {
 				family = family.afterALightLoad(idle, 0);
 			}
-			List<Sample> tuned = family.tuned().run(family.seconds()).only();
+			List<Sample> tuned = family.tuned().overflow(overflow).run(family.seconds()).only();
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
 			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
 			int range = (seed <= 200) ? 0 : 1;
