@@ -19,11 +19,14 @@ REPO=$ROOT/target/smoke-tests-m2
 # Whatever a test JVM that was itself killed left running: the pid files of the applications
 # still running, each checked to be a smoke application of this clone before it is killed.
 kill_leftovers() {
-	local file pid
+	local file pid cmdline
 	for file in "$LOGS"/*.pid; do
 		[ -e "$file" ] || continue
 		pid=$(cat "$file")
-		if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$ROOT/smoke-tests/"; then
+		# Read whole, not piped into grep -q: under pipefail, grep leaving early could fail
+		# the pipe and spare the process.
+		cmdline=$(tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline") || cmdline=
+		if [[ $cmdline == *"$ROOT/smoke-tests/"* ]]; then
 			echo "Killing smoke application $pid, left running ($file)" >&2
 			kill -9 "$pid" 2>/dev/null || true
 		fi
