@@ -34,7 +34,9 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * tuner that keeps to the knee trades one invariant for another. Of the draws that refuse
  * more than the fixed pool, it counts where they started (at their min-threads, half
  * their max-threads or their max-threads) against all the draws that started there, and
- * the share of what they refused more in the first {@value #EARLY_SECONDS} s of the load.
+ * the share of what they refused more in the first {@value #EARLY_SECONDS} s of the load,
+ * and the sum over them of what they refused beyond the fixed pool (the invariant's own
+ * count, {@link FamilyInvariants#excessRefusals}).
  *
  * @author poolpilot authors
  */
@@ -63,7 +65,7 @@ class TuningFamiliesCensusTests {
 		int[] kneeDraws = new int[2];
 		List<List<Long>> conflicting = List.of(new ArrayList<>(), new ArrayList<>());
 		Map<String, int[]> starts = new TreeMap<>();
-		long[] excess = new long[2];
+		long[] excess = new long[3];
 		for (long seed = 1; seed <= draws; seed++) {
 			TuningFamily family = TuningFamily.draw(seed);
 			if (lightLoad > 0) {
@@ -91,6 +93,7 @@ class TuningFamiliesCensusTests {
 				int early = family.quietSeconds() + EARLY_SECONDS;
 				excess[0] += refusedBefore(tuned, early) - refusedBefore(fixed, early);
 				excess[1] += FamilyInvariants.refused(tuned) - FamilyInvariants.refused(fixed);
+				excess[2] += FamilyInvariants.excessRefusals(tuned, fixed);
 			}
 			if (!broken.isEmpty()) {
 				failing[range]++;
@@ -113,6 +116,7 @@ class TuningFamiliesCensusTests {
 			.add(String.format("refused more, starting at %s: %d of %d", where, count[1], count[0])));
 		lines.add(String.format("of what they refused more, in the first %d s of the load: %.0f %%", EARLY_SECONDS,
 				100.0 * excess[0] / Math.max(1, excess[1])));
+		lines.add(String.format("refused beyond the fixed pools, summed over those draws: %d", excess[2]));
 		Files.write(Path.of("target", "families-census.txt"), lines);
 	}
 
