@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -56,9 +58,7 @@ class TuningFamiliesCensusTests {
 		int draws = Integer.getInteger("poolpilot-tests.census");
 		int lightLoad = Integer.getInteger("poolpilot-tests.census.light-load", 0);
 		int idle = Integer.getInteger("poolpilot-tests.census.idle", 0);
-		Overflow overflow = Overflow.valueOf(System.getProperty("poolpilot-tests.census.overflow", "none")
-			.toUpperCase(Locale.ROOT)
-			.replace('-', '_'));
+		Overflow overflow = overflow(System.getProperty("poolpilot-tests.census.overflow", "none"));
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
@@ -118,6 +118,18 @@ class TuningFamiliesCensusTests {
 				100.0 * excess[0] / Math.max(1, excess[1])));
 		lines.add(String.format("refused beyond the fixed pools, summed over those draws: %d", excess[2]));
 		Files.write(Path.of("target", "families-census.txt"), lines);
+	}
+
+	private static Overflow overflow(String name) {
+		for (Overflow overflow : Overflow.values()) {
+			if (overflow.name().replace('_', '-').equalsIgnoreCase(name)) {
+				return overflow;
+			}
+		}
+		throw new IllegalArgumentException("poolpilot-tests.census.overflow is '" + name + "'; allowed: "
+				+ Arrays.stream(Overflow.values())
+					.map((overflow) -> overflow.name().replace('_', '-').toLowerCase(Locale.ROOT))
+					.collect(Collectors.joining(", ")));
 	}
 
 	private static boolean breaks(List<String> broken, String invariant) {
