@@ -204,15 +204,20 @@ abstract class SimpleAsyncTaskExecutorContract extends AsyncTaskExecutorContract
 
 	@Test
 	void closingWithCancelRemainingTasksInterruptsTheRunningTasksAtOnce() throws Exception {
+		// A termination timeout ten times the wait below: a close that waited for it
+		// before interrupting would interrupt too late.
 		SimpleAsyncTaskExecutor executor = executor((settings) -> {
 			settings.setCancelRemainingTasksOnClose(true);
-			settings.setTaskTerminationTimeout(WAIT.toMillis());
+			settings.setTaskTerminationTimeout(10 * WAIT.toMillis());
 		});
 		CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
 		Future<?> running = runUntilReleased(executor, interrupted);
-		executor.close();
+		Thread closing = new Thread(executor::close, "closing");
+		closing.start();
 		assertThat(interrupted.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 		running.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+		closing.join(WAIT.toMillis());
+		assertThat(closing.isAlive()).isFalse();
 	}
 
 	/**
