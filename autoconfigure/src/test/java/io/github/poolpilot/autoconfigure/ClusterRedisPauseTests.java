@@ -111,8 +111,10 @@ class ClusterRedisPauseTests {
 		assertThat(untilDegraded).isGreaterThanOrEqualTo(REDIS_TIMEOUT.minusMillis(100));
 		assertThat(accepted).isGreaterThan(100);
 		assertThat(completed).isGreaterThan(100);
-		// A caller that waited on Redis would have waited as long as the exchange did.
-		assertThat(Duration.ofNanos(this.longestSubmitNanos.get())).isLessThan(REDIS_TIMEOUT);
+		// A caller that waited on Redis would have waited up to the whole exchange and,
+		// among the hundreds of tasks of the pause, some near it; off the path, execute()
+		// takes well under a millisecond.
+		assertThat(Duration.ofNanos(this.longestSubmitNanos.get())).isLessThan(REDIS_TIMEOUT.dividedBy(4));
 	}
 
 	/**
