@@ -3,6 +3,7 @@ package io.github.poolpilot.actuate;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -11,8 +12,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.web.client.RestClient;
+import org.springframework.http.HttpStatusCode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,21 +36,12 @@ class ThreadPoolsEndpointAccessTests {
 
 	@Test
 	void readsAreAllowedAndWritesRefusedByDefault() {
-		RestClient client = RestClient.create("http://localhost:" + this.port);
-		assertThat(client.get().uri("/actuator/threadpools/talk").retrieve().toEntity(String.class).getStatusCode())
-			.isEqualTo(HttpStatus.OK);
+		assertThat(LocalHttp.get(this.port, "/actuator/threadpools/talk").getStatusCode()).isEqualTo(HttpStatus.OK);
 		// Pools start at their min-threads: ask for another size than the one it has.
 		int core = this.registry.get("talk").getExecutor().getCorePoolSize();
-		HttpStatus status = HttpStatus.valueOf(client.post()
-			.uri("/actuator/threadpools/talk")
-			.contentType(MediaType.APPLICATION_JSON)
-			.body("{\"corePoolSize\":" + (core + 1) + "}")
-			.retrieve()
-			.onStatus((code) -> true, (request, response) -> {
-			})
-			.toBodilessEntity()
-			.getStatusCode()
-			.value());
+		HttpStatusCode status = LocalHttp
+			.post(this.port, "/actuator/threadpools/talk", "{\"corePoolSize\":" + (core + 1) + "}")
+			.getStatusCode();
 		assertThat(status).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
 		assertThat(this.registry.get("talk").getExecutor().getCorePoolSize()).isEqualTo(core);
 	}

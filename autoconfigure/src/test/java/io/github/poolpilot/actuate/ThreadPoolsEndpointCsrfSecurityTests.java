@@ -4,6 +4,7 @@ import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -16,8 +17,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,26 +70,12 @@ class ThreadPoolsEndpointCsrfSecurityTests {
 	}
 
 	private ResponseEntity<String> exchange(HttpMethod method, String path, String password) {
-		// The JDK's client: Jetty's, which RestClient picks when Jetty is on the class
-		// path,
-		// may abort a POST whose 401 arrives before its body is sent, rather than return
-		// it.
-		RestClient.RequestBodySpec request = RestClient.builder()
-			.requestFactory(new JdkClientHttpRequestFactory())
-			.baseUrl("http://localhost:" + this.port)
-			.build()
-			.method(method)
-			.uri(path)
-			.contentType(MediaType.APPLICATION_JSON);
-		if (password != null) {
-			request.headers((headers) -> headers.setBasicAuth("ops", password));
-		}
+		String body = null;
 		if (method == HttpMethod.POST) {
-			request.body("{\"maxPoolSize\":3,\"configuredLevel\":\"INFO\"}".replace(",\"configuredLevel\":\"INFO\"",
-					path.contains("loggers") ? ",\"configuredLevel\":\"INFO\"" : ""));
+			body = path.contains("loggers") ? "{\"configuredLevel\":\"INFO\"}" : "{\"maxPoolSize\":3}";
 		}
-		return request.retrieve().onStatus((status) -> true, (req, res) -> {
-		}).toEntity(String.class);
+		String user = (password != null) ? "ops" : null;
+		return LocalHttp.exchange(this.port, method, path, body, LocalHttp.basicAuth(user, password));
 	}
 
 	@SpringBootConfiguration

@@ -3,6 +3,7 @@ package io.github.poolpilot.actuate;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.testsupport.LocalHttp;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -14,14 +15,12 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,18 +63,8 @@ class ThreadPoolsEndpointSecurityTests {
 	}
 
 	private ResponseEntity<String> exchange(HttpMethod method, String user) {
-		RestClient.RequestBodySpec request = RestClient.create("http://localhost:" + this.port)
-			.method(method)
-			.uri("/actuator/threadpools/talk")
-			.contentType(MediaType.APPLICATION_JSON);
-		if (user != null) {
-			request.headers((headers) -> headers.setBasicAuth(user, user));
-		}
-		if (method == HttpMethod.POST) {
-			request.body("{\"corePoolSize\":3,\"maxPoolSize\":3}");
-		}
-		return request.retrieve().onStatus((status) -> true, (req, res) -> {
-		}).toEntity(String.class);
+		String body = (method == HttpMethod.POST) ? "{\"corePoolSize\":3,\"maxPoolSize\":3}" : null;
+		return LocalHttp.exchange(this.port, method, "/actuator/threadpools/talk", body, LocalHttp.basicAuth(user));
 	}
 
 	@SpringBootConfiguration

@@ -5,6 +5,8 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.testsupport.LocalHttp;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
@@ -15,7 +17,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -24,7 +25,6 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,33 +68,17 @@ class PoolsPageSecurityTests {
 	}
 
 	private ResponseEntity<String> page(String user) {
-		RestClient.RequestHeadersSpec<?> request = RestClient.create("http://localhost:" + this.port)
-			.get()
-			.uri("/poolpilot/");
-		if (user != null) {
-			request.headers((headers) -> headers.setBasicAuth(user, user));
-		}
-		return request.retrieve().onStatus((status) -> true, (req, res) -> {
-		}).toEntity(String.class);
+		return LocalHttp.exchange(this.port, HttpMethod.GET, "/poolpilot/", null, LocalHttp.basicAuth(user));
 	}
 
 	private ResponseEntity<String> post(String user, String cookie, String csrfHeader, String csrfToken) {
-		return RestClient.create("http://localhost:" + this.port)
-			.method(HttpMethod.POST)
-			.uri("/actuator/threadpools/talk")
-			.contentType(MediaType.APPLICATION_JSON)
-			.headers((headers) -> {
-				headers.setBasicAuth(user, user);
-				headers.add(HttpHeaders.COOKIE, cookie);
-				if (csrfHeader != null) {
-					headers.add(csrfHeader, csrfToken);
-				}
-			})
-			.body("{\"corePoolSize\":3,\"maxPoolSize\":3}")
-			.retrieve()
-			.onStatus((status) -> true, (req, res) -> {
-			})
-			.toEntity(String.class);
+		return LocalHttp.exchange(this.port, HttpMethod.POST, "/actuator/threadpools/talk",
+				"{\"corePoolSize\":3,\"maxPoolSize\":3}", LocalHttp.basicAuth(user).andThen((headers) -> {
+					headers.add(HttpHeaders.COOKIE, cookie);
+					if (csrfHeader != null) {
+						headers.add(csrfHeader, csrfToken);
+					}
+				}));
 	}
 
 	private static String meta(String html, String name) {

@@ -31,9 +31,11 @@ import static org.awaitility.Awaitility.await;
  * Tests that the thread-per-request API, {@code talk-blocking}, is protected under the
  * {@code blocking} profile as the asynchronous APIs are: when every request thread waits
  * on the downstream and the web server's queue is full, the next request is answered 503
- * with Retry-After at once while health still answers, and the requests taken are all
- * answered once the downstream is. The downstream holds every call until the test
- * releases it, so the request threads are busy for as long as the test needs.
+ * with Retry-After without waiting for a thread (while every request taken still waits on
+ * the downstream, which holds them until released), health still answers, and the
+ * requests taken are all answered once the downstream is. The downstream holds every call
+ * until the test releases it, so the request threads are busy for as long as the test
+ * needs.
  *
  * @author poolpilot authors
  */
@@ -74,10 +76,10 @@ class TalkBlockingTests {
 		int arrivedBefore = downstream.arrivals();
 		PoolExecutor http = this.pools.get("http").getExecutor();
 		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
-		// One at a time, each in its place before the next: 2 request threads that wait
-		// on
-		// the downstream, then 2 requests in the queue. (Sent at once, a request can find
-		// the queue full for the moment a thread is still between two requests.)
+		// One at a time, each in its place before the next: 2 request threads that
+		// wait on the downstream, then 2 requests in the queue. (Sent at once, a
+		// request can find the queue full for the moment a thread is still between
+		// two requests.)
 		for (int i = 0; i < 4; i++) {
 			held.add(talkBlocking(api, sessionId, "held " + i));
 			int calls = Math.min(i + 1, 2);
@@ -112,8 +114,7 @@ class TalkBlockingTests {
 			assertThat(response.join().statusCode()).isEqualTo(200);
 		}
 		// The refused talk, and the two management requests, which the pool refused
-		// before
-		// their path was read and the refusal lane then served.
+		// before their path was read and the refusal lane then served.
 		assertThat(this.pools.get("http").getRecorder().taskCounts().rejected()).isEqualTo(3);
 	}
 
