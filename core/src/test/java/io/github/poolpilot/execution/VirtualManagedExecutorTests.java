@@ -407,10 +407,19 @@ class VirtualManagedExecutorTests {
 		});
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(() -> {
 		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_WAIT));
-		// With four permits the same queue drains four times as fast.
-		pool.getPool().resize(1, 4);
-		await().atMost(WAIT).until(() -> pool.getQueue().isEmpty());
-		assertThat(pool.getPool().getRecorder().taskCounts().rejections()).isEqualTo(new Rejections(0, 1, 0, 0));
+		// With two permits, both held, the queue drains twice as fast: 20 a second, so
+		// five tasks may wait where two did, and the sixth would wait 300 ms.
+		pool.getPool().resize(1, 2);
+		pool.execute(this::awaitRelease);
+		await().atMost(WAIT).until(() -> pool.getCompletedTaskCount() == 3 && pool.getActiveCount() == 2);
+		for (int i = 0; i < 5; i++) {
+			pool.execute(() -> {
+			});
+		}
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(() -> {
+		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_WAIT));
+		assertThat(pool.getQueue()).hasSize(5);
+		assertThat(pool.getPool().getRecorder().taskCounts().rejections()).isEqualTo(new Rejections(0, 2, 0, 0));
 	}
 
 	@Test

@@ -156,7 +156,12 @@ class ConcurrencyRestartsTests {
 		this.container.startGate = new CountDownLatch(1);
 		this.restarts.concurrency(3);
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.container.calls.contains("start 3"));
+		long closing = System.nanoTime();
 		assertTimeoutPreemptively(Duration.ofSeconds(20), this.restarts::close);
+		// It waited for the restart, for the container's 200 ms and not its default of
+		// 10 s; the upper bound is wide for a busy machine.
+		assertThat(Duration.ofNanos(System.nanoTime() - closing)).isBetween(Duration.ofMillis(200),
+				Duration.ofSeconds(5));
 		this.container.startGate.countDown();
 		// The restart stops what it started once its start returns.
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
