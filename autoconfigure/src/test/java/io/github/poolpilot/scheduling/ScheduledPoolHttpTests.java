@@ -33,7 +33,8 @@ import static org.awaitility.Awaitility.await;
  * The contract of Spring Boot's {@code taskScheduler} under management, on a real
  * application with {@code @Scheduled} jobs, checked over HTTP: its runs measured, its
  * lateness in the endpoint and the meters, its size changed by POST through the budget,
- * and the application's task decorator around every run.
+ * and the application's task decorator around every run. How a run's due time is read
+ * from its trigger is tested by {@link MeasuredTriggerTests}.
  *
  * @author poolpilot authors
  */
@@ -88,7 +89,7 @@ class ScheduledPoolHttpTests {
 	}
 
 	@Test
-	void aCronJobsRunsAreMeasuredFromTheTimeTheTriggerGave() {
+	void everyRunOfACronJobAndAFixedRateJobIsMeasured() {
 		await().atMost(WAIT).until(() -> this.jobs.cronRuns.get() >= 1);
 		ManagedPool pool = this.registry.get("taskScheduler");
 		await().atMost(WAIT)
