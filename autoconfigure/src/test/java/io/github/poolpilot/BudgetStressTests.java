@@ -57,10 +57,12 @@ import static org.awaitility.Awaitility.await;
  * (POSTs to the endpoint that switch pools to manual and back to auto, the executors' own
  * setters, configuration refreshes that move the budget and a pool's bounds, the tuner's
  * windows and pulses), idle pools lending to the resizes that need their threads. Sampled
- * every millisecond under the budget's lock, the pools' live threads and their maximum
- * sizes never pass the budget of that moment, and every task submitted is accounted for:
- * completed, failed or refused, as its caller saw it. The budget, the bounds and every
- * actor's choices are drawn from the seed.
+ * every millisecond under the budget's lock, the pools' maximum sizes never pass the
+ * budget of that moment, nor their live threads but for the one worker per pool above its
+ * maximum that {@code ThreadPoolExecutor} itself may hold as it shrinks
+ * (docs/guarantees.md), and every task submitted is accounted for: completed, failed or
+ * refused, as its caller saw it. The budget, the bounds and every actor's choices are
+ * drawn from the seed.
  * <p>
  * Each seed runs for a few seconds in the default build;
  * {@code -Dpoolpilot-tests.stress.duration=PT1M} runs longer.

@@ -193,11 +193,17 @@ class KafkaListenerPoolContractTests {
 		Orders orders = context.getBean(Orders.class);
 		orders.serviceMillis = draw.between(2, 6);
 		PoolRegistry registry = context.getBean(PoolRegistry.class);
+		ConcurrentMessageListenerContainer<?, ?> container = container(context);
 		publish(context, 0, records);
 		List<Integer> sizes = new ArrayList<>();
 		int maxLive = 0;
+		int concurrency = container.getConcurrency();
+		int asked = concurrency;
+		int changesWhileFlowing = 0;
 		while (orders.handled.size() < records && sizes.size() < 6) {
-			int size = draw.between(1, 3);
+			// Another size than the last asked for, so that each resize restarts.
+			int size = 1 + (asked - 1 + draw.between(1, 2)) % 3;
+			asked = size;
 			sizes.add(size);
 			HttpResponse<String> resized = this.endpoint
 				.post("{\"corePoolSize\":" + size + ",\"maxPoolSize\":" + size + "}");
@@ -205,15 +211,21 @@ class KafkaListenerPoolContractTests {
 			long until = System.nanoTime() + Duration.ofMillis(draw.between(100, 700)).toNanos();
 			while (System.nanoTime() < until) {
 				maxLive = Math.max(maxLive, registry.budget().liveThreads());
+				if (container.getConcurrency() != concurrency && orders.handled.size() < records) {
+					changesWhileFlowing++;
+				}
+				concurrency = container.getConcurrency();
 				Thread.sleep(10);
 			}
 		}
 		int live = maxLive;
+		int restarts = changesWhileFlowing;
 		Seeds.check(seed, "-Dtest=KafkaListenerPoolContractTests", () -> {
 			await().atMost(Duration.ofSeconds(60)).until(() -> orders.handled.size() == records);
 			assertThat(orders.handled).hasSize(records).allSatisfy((id, times) -> assertThat(times.get()).isOne());
 			assertThat(live).isLessThanOrEqualTo(3);
-			assertThat(sizes).as("resizes").isNotEmpty();
+			assertThat(restarts).as("restarts seen while records were still to handle, of %s asked for", sizes)
+				.isPositive();
 		});
 	}
 

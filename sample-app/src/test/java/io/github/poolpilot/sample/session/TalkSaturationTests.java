@@ -28,9 +28,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that a saturated {@code talk} pool turns work away with 429 and Retry-After while
- * {@code start} and {@code stop}, on pools of their own, keep answering as fast as
- * before. The downstream holds every call until the test releases it, so the pool is
- * saturated for as long as the test needs, however fast the machine is.
+ * {@code start} and {@code stop}, on pools of their own, keep answering, within a wide
+ * bound of their time before (ten times it and two seconds: a timing test on a busy
+ * machine can claim no more; a pool they shared with {@code talk} would not answer them
+ * at all until the downstream did, as TalkSaturationWithoutPoolpilotTests shows). The
+ * downstream holds every call until the test releases it, so the pool is saturated for as
+ * long as the test needs, however fast the machine is.
  *
  * @author poolpilot authors
  */
@@ -58,7 +61,7 @@ class TalkSaturationTests {
 	}
 
 	@Test
-	void aSaturatedTalkPoolAnswers429WhileStartAndStopKeepTheirLatency() {
+	void aSaturatedTalkPoolAnswers429WhileStartAndStopKeepAnswering() {
 		SampleApi api = new SampleApi(this.port);
 		long sessionId = api.startSession();
 		Duration normal = slowestStartAndStop(api);
