@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRejectedException;
 
@@ -36,6 +37,8 @@ class ManagedExecutorConformanceTests extends ThreadPoolExecutorConformance {
 
 			@Override
 			protected void beforeExecute(Thread thread, Runnable task) {
+				// As docs/guarantees.md tells a subclass to: the pool counts the start.
+				super.beforeExecute(thread, task);
 				hooks.beforeExecute(thread, task);
 			}
 
@@ -96,6 +99,27 @@ class ManagedExecutorConformanceTests extends ThreadPoolExecutorConformance {
 		await().atMost(WAIT).until(() -> this.hooks.after.size() == 2);
 		assertThat(ManagedExecutor.submittedTask(this.hooks.before.get(1))).isSameAs(future);
 		assertThat(ManagedExecutor.submittedTask(this.hooks.after.get(1))).isSameAs(future);
+	}
+
+	/**
+	 * Difference: sizes are checked against the pool's bounds as well (0 to 16 here),
+	 * refused with an {@link InvalidPoolSizeException} naming the field and what is
+	 * allowed, and a refused size changes nothing.
+	 */
+	@Override
+	@Test
+	void sizesAreReadAndChangedWithTheCoreSizeAtMostTheMaximum() {
+		super.sizesAreReadAndChangedWithTheCoreSizeAtMostTheMaximum();
+		ThreadPoolExecutor executor = executor(2, 4, 10);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaximumPoolSize(17))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"))
+			.withMessageContaining("above its max-threads 16")
+			.withMessageContaining("allowed");
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setCorePoolSize(5))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"))
+			.withMessageContaining("allowed");
+		assertThat(executor.getCorePoolSize()).isEqualTo(2);
+		assertThat(executor.getMaximumPoolSize()).isEqualTo(4);
 	}
 
 	@Test

@@ -241,6 +241,28 @@ class ManagedExecutorTests {
 	}
 
 	@Test
+	void aGuardsRefusalThrowsUnderCallerRunsPolicyTooAndTheTaskNeverRuns() {
+		ManagedExecutor pool = track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 1)
+			.rejectionPolicy(new ThreadPoolExecutor.CallerRunsPolicy())
+			.build());
+		pool.setGuard(new TaskGuard() {
+
+			@Override
+			public void beforeSubmit() {
+				throw new PoolRejectedException("test", RejectionReason.CIRCUIT_OPEN, Duration.ofSeconds(1));
+			}
+
+		});
+		AtomicReference<Thread> ranOn = new AtomicReference<>();
+		assertThatExceptionOfType(PoolRejectedException.class)
+			.isThrownBy(() -> pool.execute(() -> ranOn.set(Thread.currentThread())))
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.CIRCUIT_OPEN));
+		assertThat(ranOn.get()).isNull();
+		assertThat(pool.getPool().getRecorder().taskCounts().rejections())
+			.isEqualTo(new PoolSnapshot.Rejections(0, 0, 1, 0));
+	}
+
+	@Test
 	void failuresAreCountedWhetherThrownOrHeldInAFuture() throws InterruptedException {
 		// A task that throws from execute() ends its worker thread, as in any
 		// ThreadPoolExecutor; the handler keeps the test's output clean.

@@ -3,16 +3,20 @@ package io.github.poolpilot.execution;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import io.github.poolpilot.guard.TaskGuard;
 import io.github.poolpilot.measure.PoolSnapshot.TaskCounts;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.testsupport.Blocking;
@@ -58,6 +62,7 @@ class VirtualManagedExecutorCountingTests {
 				});
 				return thread;
 			});
+		List<Runnable> afterExecuted = new CopyOnWriteArrayList<>();
 		VirtualManagedExecutor pool = new VirtualManagedExecutor(builder) {
 
 			@Override
@@ -67,8 +72,22 @@ class VirtualManagedExecutorCountingTests {
 				}
 			}
 
+			@Override
+			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+				afterExecuted.add(task);
+			}
+
 		};
 		this.pools.add(pool);
+		AtomicInteger notRun = new AtomicInteger();
+		pool.setGuard(new TaskGuard() {
+
+			@Override
+			public void notRun() {
+				notRun.incrementAndGet();
+			}
+
+		});
 		pool.execute(refused);
 		CountDownLatch next = new CountDownLatch(1);
 		pool.execute(next::countDown);
@@ -77,6 +96,11 @@ class VirtualManagedExecutorCountingTests {
 			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
 				.isEqualTo(new TaskCounts(2, 1, 1, 0, 0)));
 		assertThat(ran).isFalse();
+		// afterExecute ran for the next task only, and the guard heard the first did not
+		// run.
+		await().atMost(Duration.ofSeconds(10)).until(() -> afterExecuted.size() == 1);
+		assertThat(afterExecuted).doesNotContain(refused);
+		assertThat(notRun).hasValue(1);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -15,6 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -477,6 +481,70 @@ class VirtualManagedExecutorTests {
 			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
 				.isEqualTo(new TaskCounts(3, 3, 0, 0, 0)));
 		assertThat(pool.getPoolSize()).isZero();
+	}
+
+	@Test
+	void aTaskWhoseThreadFactoryFailsWaitsInTheQueueUntilALargerLimitCanStartOne() throws Exception {
+		AtomicBoolean failing = new AtomicBoolean(true);
+		ThreadFactory virtual = VirtualThreads.factory("test-");
+		VirtualManagedExecutor pool = track(virtual("test", 1, 2).threadFactory((task) -> {
+			if (failing.get()) {
+				throw new IllegalStateException("no threads today");
+			}
+			return virtual.newThread(task);
+		}).buildVirtual());
+		CountDownLatch ran = new CountDownLatch(2);
+		pool.execute(ran::countDown);
+		pool.execute(ran::countDown);
+		assertThat(pool.getQueue()).hasSize(2);
+		assertThat(pool.getActiveCount()).isZero();
+		// Its caller hears of it only when the queue fills.
+		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> pool.execute(() -> {
+		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+		failing.set(false);
+		pool.getPool().resize(1, 2);
+		assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(3, 2, 0, 1, 0)));
+	}
+
+	@Test
+	void aThreadFactoryReturningNullIsLoggedOnce() {
+		List<LogRecord> records = new CopyOnWriteArrayList<>();
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				records.add(record);
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		Logger logger = Logger.getLogger(VirtualManagedExecutor.class.getName());
+		logger.addHandler(handler);
+		try {
+			VirtualManagedExecutor pool = track(
+					virtual("null-threads", 2, 10).threadFactory((task) -> null).buildVirtual());
+			pool.execute(() -> {
+			});
+			pool.execute(() -> {
+			});
+			assertThat(pool.getQueue()).hasSize(2);
+			assertThat(records).filteredOn((record) -> record.getMessage().contains("'null-threads'"))
+				.singleElement()
+				.satisfies((record) -> assertThat(record.getMessage()).contains("returned null"));
+		}
+		finally {
+			logger.removeHandler(handler);
+		}
 	}
 
 	@Test

@@ -96,6 +96,18 @@ class RetryAfterTests {
 		assertThat(this.pool.expectedServiceMs()).isEqualTo(1000);
 	}
 
+	@Test
+	void retryAfterIsInWholeSecondsRoundedUpAndAtMostAnHour() {
+		measureAServiceTimeOf(1100);
+		fill();
+		// Two threads at 1.1 s a task: 4 queued take 2.2 s, said as 3.
+		assertThat(refusal().getRetryAfter()).isEqualTo(Duration.ofSeconds(3));
+		this.pool.takeSnapshot();
+		this.clock.advance(Duration.ofHours(2));
+		// Nothing ended for 2 h: the 4 queued would take 4 h, said as the hour at most.
+		assertThat(refusal().getRetryAfter()).isEqualTo(Duration.ofHours(1));
+	}
+
 	private void measureAServiceTimeOf(long millis) {
 		long completed = this.pool.getRecorder().taskCounts().completed();
 		this.executor.execute(() -> this.clock.advanceMillis(millis));
