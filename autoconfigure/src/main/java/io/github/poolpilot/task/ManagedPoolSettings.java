@@ -56,7 +56,9 @@ final class ManagedPoolSettings {
 	 * @throws IllegalArgumentException if it is not at least 1
 	 */
 	static void checkQueueCapacity(int queueCapacity) {
-		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity must be at least 1 but was " + queueCapacity);
+		// Checked as it is set, when a bean made in a @Bean method has no name yet.
+		Assert.isTrue(queueCapacity > 0, () -> "queueCapacity of a managed pool must be at least 1 but was "
+				+ queueCapacity + " (allowed: 1 or more; a managed pool's queue is bounded, with no hand-off)");
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.poolpilot.resilience;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.guard.TaskGuard;
+import io.github.poolpilot.guard.TaskTimeouts;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRejectedException;
 import io.github.poolpilot.measure.RejectionReason;
@@ -85,6 +88,30 @@ class CircuitBreakerGuardTests {
 		assertThatExceptionOfType(PoolRejectedException.class).isThrownBy(() -> this.pool.execute(() -> {
 		})).satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
 		assertThat(this.circuitBreaker.tryAcquirePermission()).isTrue();
+	}
+
+	@Test
+	void aTimedOutTaskIsRecordedAsAFailureWithItsFullServiceTime() {
+		// Calls over 50 ms are slow: a timed-out task ran at least its timeout, 100 ms.
+		CircuitBreaker breaker = CircuitBreaker.of("talk",
+				CircuitBreakerConfig.custom().slowCallDurationThreshold(Duration.ofMillis(50)).build());
+		Duration timeout = Duration.ofMillis(100);
+		// In the order a pool's guards are built: the timeout last.
+		this.pool.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(this.pool.getPool(), breaker),
+				new TaskTimeouts(this.pool.getPool(), timeout))));
+		long started = System.nanoTime();
+		Future<String> hanging = this.pool.submit(() -> {
+			new CountDownLatch(1).await();
+			return "never";
+		});
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> hanging.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(InterruptedException.class);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(timeout);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isOne());
+		assertThat(breaker.getMetrics().getNumberOfSlowFailedCalls()).isOne();
+		assertThat(breaker.getMetrics().getNumberOfSuccessfulCalls()).isZero();
+		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isOne();
 	}
 
 	private void run(Callable<String> task) throws Exception {

@@ -1,6 +1,7 @@
 package io.github.poolpilot.task;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -10,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
+import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -23,13 +25,15 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An {@code @Async} method returning a {@code CompletableFuture} that fails, on a plain
  * {@code ThreadPoolTaskExecutor} left alone (the reference), a declared pool and an
  * application's own executor under management, side by side in one application: code
- * written for Spring ({@code handle}, {@code exceptionally}) sees the same
- * {@link CompletionException} wrapping the method's exception on each.
+ * written for Spring ({@code handle}, {@code exceptionally}, {@code join}) sees the same
+ * {@link CompletionException} wrapping the method's exception on each, and a managed pool
+ * counts the call as failed.
  *
  * @author poolpilot authors
  */
@@ -60,6 +64,16 @@ class AsyncCompletableFutureTests {
 			assertThat(seen.getCause()).hasMessage("downstream down on " + executor);
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> future.get(10, TimeUnit.SECONDS))
 				.withCauseInstanceOf(IOException.class);
+			assertThatExceptionOfType(CompletionException.class).isThrownBy(future::join)
+				.withCauseInstanceOf(IOException.class);
+			assertThat(future.exceptionally((ex) -> (ex == seen) ? "the same exception" : "another"))
+				.succeedsWithin(Duration.ofSeconds(10))
+				.isEqualTo("the same exception");
+			if (!executor.equals("plain")) {
+				ManagedPool pool = registry.get(executor);
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(pool.getRecorder().taskCounts().failed()).isOne());
+			}
 		});
 	}
 

@@ -1,6 +1,7 @@
 package io.github.poolpilot.task;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -84,14 +85,22 @@ class ExistingExecutorSizesTests {
 			ThreadPoolTaskExecutor report = context.getBean("report", ThreadPoolTaskExecutor.class);
 			ManagedPool pool = context.getBean(PoolRegistry.class).get("report");
 			ThreadPoolExecutor executor = report.getThreadPoolExecutor();
+			List<Integer> sizes = List.of(executor.getCorePoolSize(), executor.getMaximumPoolSize());
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaximumPoolSize(100))
-				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"));
+				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"))
+				.withMessageContaining("of pool 'report'")
+				.withMessageContaining("allowed");
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setCorePoolSize(60))
-				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"));
+				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("corePoolSize"))
+				.withMessageContaining("of pool 'report'")
+				.withMessageContaining("allowed");
 			// Keeping the maximum, as ThreadPoolExecutor's own setter does.
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaximumPoolSize(1))
 				.withMessage(
 						"corePoolSize 3 of pool 'report' must not be greater than maxPoolSize 1 (allowed: 1 to 1)");
+			// Each refusal changed nothing.
+			assertThat(List.of(executor.getCorePoolSize(), executor.getMaximumPoolSize())).isEqualTo(sizes);
+			assertThat(List.of(pool.sizes().corePoolSize(), pool.sizes().maxPoolSize())).isEqualTo(sizes);
 			executor.setCorePoolSize(1);
 			executor.setMaximumPoolSize(2);
 			assertThat(pool.sizes().corePoolSize()).isEqualTo(1);
@@ -109,8 +118,15 @@ class ExistingExecutorSizesTests {
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> report.setMaxPoolSize(100))
 				.withMessage("maxPoolSize 100 of pool 'report' would bring the pools' threads to 130, over the budget "
 						+ "of 40 threads (allowed: at most 10)");
+			int allocated = registry.budget().allocatedThreads();
+			int max = report.getMaxPoolSize();
 			assertThatExceptionOfType(InvalidPoolSizeException.class)
-				.isThrownBy(() -> report.getThreadPoolExecutor().setMaximumPoolSize(60));
+				.isThrownBy(() -> report.getThreadPoolExecutor().setMaximumPoolSize(60))
+				.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("maxPoolSize"))
+				.withMessageContaining("over the budget of 40 threads");
+			assertThat(registry.budget().allocatedThreads()).isEqualTo(allocated);
+			assertThat(report.getMaxPoolSize()).isEqualTo(max);
+			assertThat(report.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(max);
 			report.setMaxPoolSize(10);
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> report.setCorePoolSize(60));
 			assertThat(registry.budget().allocatedThreads()).isEqualTo(40);

@@ -1,17 +1,23 @@
 package io.github.poolpilot.task;
 
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author poolpilot authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 
 	private static final AtomicInteger names = new AtomicInteger();
@@ -83,7 +90,8 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 	void aQueueCapacityOfZeroHandsEachTaskStraightToAThread() {
 		ThreadPoolTaskExecutor executor = newExecutor();
 		assertThatIllegalArgumentException().isThrownBy(() -> executor.setQueueCapacity(0))
-			.withMessage("queueCapacity must be at least 1 but was 0");
+			.withMessage("queueCapacity of a managed pool must be at least 1 but was 0 "
+					+ "(allowed: 1 or more; a managed pool's queue is bounded, with no hand-off)");
 		assertThat(executor.getQueueCapacity()).isEqualTo(ManagedTaskExecutor.DEFAULT_QUEUE_CAPACITY);
 	}
 
@@ -165,6 +173,35 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 		assertThat(interrupted.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 		await().atMost(WAIT).until(() -> executor.getThreadPoolExecutor().isTerminated());
 		assertThat(queued.ran()).isFalse();
+	}
+
+	/**
+	 * What the await-termination leaves is told: each queued task's future cancelled, the
+	 * queued tasks counted as abandoned, and the log saying how many were cancelled and
+	 * interrupted.
+	 */
+	@Test
+	void whatTheAwaitTerminationLeavesIsCancelledCountedAndLogged(CapturedOutput output) throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setCorePoolSize(1);
+			settings.setMaxPoolSize(1);
+			settings.setWaitForTasksToCompleteOnShutdown(true);
+			settings.setAwaitTerminationMillis(1);
+		});
+		CountDownLatch started = new CountDownLatch(1);
+		executor.execute(() -> {
+			started.countDown();
+			awaitRelease();
+		});
+		List<Future<?>> queued = List.of(executor.submit(new Task()), executor.submit(new Task()));
+		assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		executor.destroy();
+		assertThat(queued).allMatch(Future::isCancelled);
+		await().atMost(WAIT).until(() -> executor.getThreadPoolExecutor().isTerminated());
+		ManagedPool pool = ((ManagedTaskExecutor) executor).getManagedExecutor().getPool();
+		assertThat(pool.getRecorder().taskCounts().abandoned()).isEqualTo(2);
+		assertThat(output).contains("Pool '" + pool.getName() + "'")
+			.contains("cancelled 2 queued and interrupted 1 running tasks");
 	}
 
 	/**
