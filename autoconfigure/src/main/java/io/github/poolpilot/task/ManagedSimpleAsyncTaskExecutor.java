@@ -60,11 +60,36 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	/**
 	 * Set the range the tuner and manual changes may move the pool's limit in (by default
-	 * from 1 to the concurrency limit, which must then be set).
+	 * from 1 to the concurrency limit, which must then be set); once the pool runs, its
+	 * limit moves into the new range, through the budget.
 	 * @param bounds the bounds
+	 * @throws io.github.poolpilot.pool.InvalidPoolSizeException if the running pool's
+	 * moved limit would exceed the budget, changing nothing
 	 */
 	public void setBounds(PoolBounds bounds) {
+		VirtualManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.getPool().setBounds(bounds);
+		}
 		this.settings.setBounds(bounds);
+	}
+
+	/**
+	 * Set the concurrency limit, the pool's max-threads when it starts without bounds of
+	 * its own; once the pool runs, its limit, through the pool's checks (its bounds and
+	 * the budget) as any resize. ({@code getConcurrencyLimit()}, final in Spring's
+	 * executor, reads back the limit last set, not the tuner's.)
+	 * @param concurrencyLimit the limit
+	 * @throws io.github.poolpilot.pool.InvalidPoolSizeException if the running pool
+	 * refuses it, changing nothing
+	 */
+	@Override
+	public void setConcurrencyLimit(int concurrencyLimit) {
+		VirtualManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.getPool().resize(concurrencyLimit, concurrencyLimit);
+		}
+		super.setConcurrencyLimit(concurrencyLimit);
 	}
 
 	/**

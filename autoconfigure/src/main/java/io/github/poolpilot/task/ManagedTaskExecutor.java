@@ -66,10 +66,17 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 
 	/**
 	 * Set the range the tuner and manual changes may move the pool's sizes in (by default
-	 * from 1, or 0 for a core size of 0, to the maximum pool size).
+	 * from 1, or 0 for a core size of 0, to the maximum pool size); once the pool runs,
+	 * its sizes move into the new range, through the budget.
 	 * @param bounds the bounds
+	 * @throws io.github.poolpilot.pool.InvalidPoolSizeException if the running pool's
+	 * moved sizes would exceed the budget, changing nothing
 	 */
 	public void setBounds(PoolBounds bounds) {
+		ManagedExecutorService managed = this.managed;
+		if (managed != null) {
+			managed.getPool().setBounds(bounds);
+		}
 		this.settings.pool().setBounds(bounds);
 	}
 
@@ -90,11 +97,17 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	}
 
 	/**
-	 * Set the pool's share of the budget relative to other pools' weights (1 by default).
+	 * Set the pool's share of the budget relative to other pools' weights (1 by default),
+	 * of the running pool too.
 	 * @param weight the weight
+	 * @throws IllegalArgumentException if it is not at least 1, changing nothing
 	 */
 	public void setWeight(int weight) {
 		this.settings.setWeight(weight);
+		ManagedExecutorService managed = this.managed;
+		if (managed != null) {
+			managed.getPool().setWeight(weight);
+		}
 	}
 
 	/**

@@ -63,6 +63,7 @@ final class ThreadPoolTaskSettings {
 	}
 
 	void setWeight(int weight) {
+		ManagedPool.checkWeight(this.poolName, weight);
 		this.weight = weight;
 	}
 
@@ -147,12 +148,13 @@ final class ThreadPoolTaskSettings {
 			}
 
 		};
-		if (this.prestartAllCoreThreads) {
-			executor.asThreadPoolExecutor().prestartAllCoreThreads();
-		}
 		executor.getPool().setWeight(this.weight);
 		if (this.guards != null) {
 			executor.setGuard(TaskGuard.of(this.guards.apply(executor.getPool())));
+		}
+		// Last: a setting or guard refused above leaves no thread behind.
+		if (this.prestartAllCoreThreads) {
+			executor.asThreadPoolExecutor().prestartAllCoreThreads();
 		}
 		return executor;
 	}

@@ -205,6 +205,41 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 	}
 
 	/**
+	 * A weight below 1 is refused as it is set, naming what is allowed, and the pool
+	 * starts with the weight it had.
+	 */
+	@Test
+	void aWeightBelowOneIsRefusedAtOnceAndChangesNothing() {
+		ManagedTaskExecutor executor = (ManagedTaskExecutor) executor((settings) -> assertThatIllegalArgumentException()
+			.isThrownBy(() -> ((ManagedTaskExecutor) settings).setWeight(0))
+			.withMessageMatching(
+					"weight of pool 'contract-\\d+' must be at least 1 but was 0 \\(allowed: 1 or more\\)"));
+		assertThat(executor.getManagedExecutor().getPool().getWeight()).isOne();
+	}
+
+	/**
+	 * The bounds and the weight set on a running pool apply to it, the bounds moving its
+	 * sizes into them; a weight refused changes nothing.
+	 */
+	@Test
+	void boundsAndWeightSetWhileRunningApplyToThePool() {
+		ManagedTaskExecutor executor = (ManagedTaskExecutor) executor((settings) -> {
+			settings.setCorePoolSize(3);
+			settings.setMaxPoolSize(4);
+		});
+		ManagedPool pool = executor.getManagedExecutor().getPool();
+		executor.setWeight(3);
+		assertThat(pool.getWeight()).isEqualTo(3);
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setWeight(0));
+		assertThat(pool.getWeight()).isEqualTo(3);
+		executor.setBounds(new PoolBounds(1, 2));
+		assertThat(pool.getBounds()).isEqualTo(new PoolBounds(1, 2));
+		assertThat(executor.getCorePoolSize()).isEqualTo(2);
+		assertThat(executor.getMaxPoolSize()).isEqualTo(2);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setMaxPoolSize(3));
+	}
+
+	/**
 	 * Difference: a pool's sizes stay within its bounds, by default from 1 (0 for a core
 	 * size of 0) to the maximum size it was made with; an application that sets wider
 	 * bounds ({@code min-threads}, {@code max-threads}) can move them further.

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -101,6 +102,30 @@ class VirtualManagedSimpleAsyncTaskExecutorContractTests extends SimpleAsyncTask
 		assertThatIllegalStateException().isThrownBy(executor::afterPropertiesSet)
 			.withMessageMatching("concurrency limit 0 of pool 'contract-\\d+' would refuse every task "
 					+ "\\(allowed: 1 or more, or the pool's bounds\\)");
+	}
+
+	/**
+	 * A concurrency limit set while the pool runs resizes it through its checks: within
+	 * its bounds (by default from 1 to the limit it started with), refused beyond them
+	 * naming what is allowed, changing nothing.
+	 */
+	@Test
+	void aConcurrencyLimitSetWhileRunningResizesThePoolThroughItsChecks() {
+		ManagedSimpleAsyncTaskExecutor executor = managed((settings) -> settings.setConcurrencyLimit(4));
+		executor.setConcurrencyLimit(2);
+		assertThat(executor.getManagedExecutor().getPool().maxPoolSize()).isEqualTo(2);
+		assertThat(executor.getConcurrencyLimit()).isEqualTo(2);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setConcurrencyLimit(5))
+			.withMessageContaining("above its max-threads 4 (allowed: 1 to 4)");
+		assertThat(executor.getConcurrencyLimit()).isEqualTo(2);
+		occupy(executor);
+		occupy(executor);
+		Task third = new Task();
+		executor.execute(third);
+		assertThat(executor.getManagedExecutor().getQueueSize()).isOne();
+		assertThat(third.ran()).isFalse();
+		this.release.countDown();
+		await().atMost(WAIT).until(third::ran);
 	}
 
 	private ManagedSimpleAsyncTaskExecutor managed(Consumer<ManagedSimpleAsyncTaskExecutor> settings) {

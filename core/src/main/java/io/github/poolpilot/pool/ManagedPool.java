@@ -205,11 +205,21 @@ public final class ManagedPool implements BudgetMember {
 	 * @param weight the weight, at least 1
 	 */
 	public void setWeight(int weight) {
-		if (weight < 1) {
-			throw new IllegalArgumentException(
-					"weight of pool '" + this.name + "' must be at least 1 but was " + weight);
-		}
+		checkWeight(this.name, weight);
 		this.weight = weight;
+	}
+
+	/**
+	 * Check a pool's weight before it is set.
+	 * @param pool the pool's name, or {@code null} while it has none yet
+	 * @param weight the weight
+	 * @throws IllegalArgumentException if it is not at least 1
+	 */
+	public static void checkWeight(@Nullable String pool, int weight) {
+		if (weight < 1) {
+			throw new IllegalArgumentException(((pool != null) ? "weight of pool '" + pool + "'" : "weight")
+					+ " must be at least 1 but was " + weight + " (allowed: 1 or more)");
+		}
 	}
 
 	/**

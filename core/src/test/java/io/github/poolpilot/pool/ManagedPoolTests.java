@@ -133,7 +133,7 @@ class ManagedPoolTests {
 		this.pool.setWeight(1);
 		assertThat(this.pool.getWeight()).isEqualTo(1);
 		assertThatIllegalArgumentException().isThrownBy(() -> this.pool.setWeight(0))
-			.withMessage("weight of pool 'talk' must be at least 1 but was 0");
+			.withMessage("weight of pool 'talk' must be at least 1 but was 0 (allowed: 1 or more)");
 		assertThat(this.pool.getWeight()).isEqualTo(1);
 	}
 
