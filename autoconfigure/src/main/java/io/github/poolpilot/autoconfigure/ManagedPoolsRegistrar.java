@@ -117,6 +117,12 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			.awaitTermination(true)
 			.awaitTerminationPeriod(pool.getAwaitTermination())
 			.build(ManagedTaskExecutor.class);
+		if (executor.isAllowCoreThreadTimeOut() && keepAlive(pool).isZero()) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.pools." + name + ".keep-alive", pool.getKeepAlive(),
+					"must be more than 0 while the pool's core threads time out, as Spring Boot's "
+							+ "spring.task.execution.pool.allow-core-thread-timeout (true by default) makes them: "
+							+ "a keep-alive of 0 would end them as soon as they are idle");
+		}
 		// Spring's own switch: the executor is handed a factory of virtual threads named
 		// after the pool, and makes a virtual pool of it.
 		executor.setVirtualThreads(pool.isVirtualThreads());

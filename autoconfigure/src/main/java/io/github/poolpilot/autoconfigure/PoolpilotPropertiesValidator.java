@@ -192,6 +192,13 @@ final class PoolpilotPropertiesValidator {
 			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", pool.getInitialThreads(),
 					"is for the pools poolpilot creates: an existing executor starts at the sizes its author gave it");
 		}
+		if (pool.getKeepAlive().isZero() && own.keepAliveSeconds() != 0) {
+			throw new InvalidPoolpilotPropertyException(prefix + "keep-alive", pool.getKeepAlive(),
+					"must be more than 0 when set here: the executor's core threads may time out (its own setting, "
+							+ "as Spring Boot's builder makes them), and a keep-alive of 0 would end them as soon as "
+							+ "they are idle; leave the key out to keep the executor's own (" + own.keepAliveSeconds()
+							+ " s)");
+		}
 		if (pool.isVirtualThreads()) {
 			throw new InvalidPoolpilotPropertyException(prefix + "virtual-threads", true,
 					"is for the pools poolpilot creates: an existing ThreadPoolTaskExecutor keeps its own threads; "

@@ -148,6 +148,15 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		this.settings.setAllowCoreThreadTimeOut(allowCoreThreadTimeOut);
 	}
 
+	/**
+	 * Return whether core threads also end once idle for the keep-alive, as last set
+	 * (Spring's executor keeps the setting without a getter).
+	 * @return whether core threads time out
+	 */
+	public boolean isAllowCoreThreadTimeOut() {
+		return this.settings.isAllowCoreThreadTimeOut();
+	}
+
 	@Override
 	public void setPrestartAllCoreThreads(boolean prestartAllCoreThreads) {
 		super.setPrestartAllCoreThreads(prestartAllCoreThreads);

@@ -75,6 +75,10 @@ final class ThreadPoolTaskSettings {
 		this.allowCoreThreadTimeOut = allowCoreThreadTimeOut;
 	}
 
+	boolean isAllowCoreThreadTimeOut() {
+		return this.allowCoreThreadTimeOut;
+	}
+
 	void setPrestartAllCoreThreads(boolean prestartAllCoreThreads) {
 		this.prestartAllCoreThreads = prestartAllCoreThreads;
 	}

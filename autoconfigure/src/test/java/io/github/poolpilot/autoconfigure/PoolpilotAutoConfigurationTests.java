@@ -170,6 +170,13 @@ class PoolpilotAutoConfigurationTests {
 					poolpilot.pools.talk.weight=0           | poolpilot.pools.talk.weight           | must be at least 1
 					poolpilot.pools.talk.rejection-status=418 | poolpilot.pools.talk.rejection-status | must be 429 or 503
 					poolpilot.budget.max-threads=1          | poolpilot.budget.max-threads          | sum of the pools' min-threads (4: talk 2 + stop 2)
+					poolpilot.existing-executors.queue-capacity=0 | poolpilot.existing-executors.queue-capacity | must be at least 1 (the queue is always bounded)
+					poolpilot.existing-executors.max-concurrency=0 | poolpilot.existing-executors.max-concurrency | must be at least 1
+					poolpilot.scheduler.max-threads=0       | poolpilot.scheduler.max-threads       | must be at least 1
+					poolpilot.scheduler.weight=0            | poolpilot.scheduler.weight            | must be at least 1
+					poolpilot.listeners.settle-factor=-1    | poolpilot.listeners.settle-factor     | must be at least 0
+					poolpilot.measurement.timing-sample-every=0 | poolpilot.measurement.timing-sample-every | must be at least 1 (1 times every task)
+					poolpilot.measurement.cpu-sample-every=-1 | poolpilot.measurement.cpu-sample-every | must be 0 (off) or more
 					""")
 	void invalidConfigurationFailsStartUpNamingTheKeyAndTheAllowedValues(String setting, String key, String allowed) {
 		this.runner
@@ -183,6 +190,38 @@ class PoolpilotAutoConfigurationTests {
 				assertThat(analysis.getDescription()).contains("'" + key + "'")
 					.contains(setting.substring(setting.indexOf('=') + 1));
 				assertThat(analysis.getAction()).contains(key).contains(allowed);
+			});
+	}
+
+	@Test
+	void aKeepAliveOfZeroWhileCoreThreadsTimeOutFailsStartUpNamingTheKey() {
+		this.runner.withPropertyValues("poolpilot.pools.talk.keep-alive=0s").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("'poolpilot.pools.talk.keep-alive'");
+			assertThat(analysis.getAction()).contains("must be more than 0 while the pool's core threads time out")
+				.contains("spring.task.execution.pool.allow-core-thread-timeout");
+		});
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.keep-alive=0s",
+					"spring.task.execution.pool.allow-core-thread-timeout=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aKeepAliveOfZeroSetForAnExistingExecutorFailsStartUpNamingTheKey() {
+		this.runner.withPropertyValues("poolpilot.existing-executors.applicationTaskExecutor.keep-alive=0s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription())
+					.contains("'poolpilot.existing-executors.applicationTaskExecutor.keep-alive'");
+				assertThat(analysis.getAction()).contains("must be more than 0 when set here")
+					.contains("the executor's own (60 s)");
 			});
 	}
 
