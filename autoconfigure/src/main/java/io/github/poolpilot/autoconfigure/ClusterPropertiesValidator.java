@@ -38,6 +38,21 @@ final class ClusterPropertiesValidator {
 	}
 
 	/**
+	 * Refuse a pool's cluster keys where a pool cannot have them, naming the key set.
+	 * @param prefix the pool's keys' prefix, ending with a dot
+	 * @param cluster the pool's cluster keys
+	 * @param why why the pool cannot have them
+	 */
+	static void refuse(String prefix, PoolProperties.Cluster cluster, String why) {
+		if (cluster.getMaxThreads() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "cluster.max-threads", cluster.getMaxThreads(), why);
+		}
+		if (cluster.getLocalShare() != null) {
+			throw new InvalidPoolpilotPropertyException(prefix + "cluster.local-share", cluster.getLocalShare(), why);
+		}
+	}
+
+	/**
 	 * Check the keys that clustering needs once it is enabled.
 	 * @param cluster the {@code poolpilot.cluster.*} keys
 	 * @param applicationName {@code spring.application.name}, or {@code null}

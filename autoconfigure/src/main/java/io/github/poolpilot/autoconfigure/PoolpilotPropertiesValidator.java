@@ -106,11 +106,8 @@ final class PoolpilotPropertiesValidator {
 					"is not for the web server's pool: the server's request threads are virtual when "
 							+ "spring.threads.virtual.enabled=true; leave the property out");
 		}
-		if (webServer.getCluster().getMaxThreads() != null || webServer.getCluster().getLocalShare() != null) {
-			throw new InvalidPoolpilotPropertyException(prefix + "cluster.max-threads",
-					webServer.getCluster().getMaxThreads(),
-					"is not for the web server's pool: a cluster-wide limit is for the pools under poolpilot.pools");
-		}
+		ClusterPropertiesValidator.refuse(prefix, webServer.getCluster(),
+				"is not for the web server's pool: a cluster-wide limit is for the pools under poolpilot.pools");
 		if (webServer.getInitialThreads() != null) {
 			throw new InvalidPoolpilotPropertyException(prefix + "initial-threads", webServer.getInitialThreads(),
 					"is not for the web server's pool: its threads start at min-threads and the server adds "
@@ -204,11 +201,8 @@ final class PoolpilotPropertiesValidator {
 					"is for the pools poolpilot creates: an existing ThreadPoolTaskExecutor keeps its own threads; "
 							+ "declare it under poolpilot.pools instead to run its tasks on virtual threads");
 		}
-		if (pool.getCluster().getMaxThreads() != null || pool.getCluster().getLocalShare() != null) {
-			throw new InvalidPoolpilotPropertyException(prefix + "cluster.max-threads",
-					pool.getCluster().getMaxThreads(), "is for the pools poolpilot creates: declare the executor "
-							+ "under poolpilot.pools to share its limit with the other instances");
-		}
+		ClusterPropertiesValidator.refuse(prefix, pool.getCluster(), "is for the pools poolpilot creates: declare the "
+				+ "executor under poolpilot.pools to share its limit with the other instances");
 		validateWeightAndTimes(prefix, pool);
 		validateOwn(prefix, pool);
 	}

@@ -196,6 +196,17 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "{\"corePoolSize\":-1}", "{\"corePoolSize\":0}", "{\"corePoolSize\":6,\"maxPoolSize\":5}",
+			"{\"maxPoolSize\":9}", "{\"corePoolSize\":1}" })
+	void sizesOutsideWhatIsAllowedAnswerADetailSayingWhatIs(String body) {
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", body);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(JsonPath.<String>read(response.getBody(), "$.detail")).contains("of pool 'talk'")
+			.containsPattern("\\(allowed: \\d+ to \\d+\\)");
+		assertUnchanged();
+	}
+
+	@ParameterizedTest
 	@CsvSource(delimiter = '|', quoteCharacter = '`',
 			textBlock = """
 							{"corePoolSize":"many"}          | corePoolSize | corePoolSize must be a whole number (a JSON integer) between the pool's minThreads and maxThreads, not the string "many"

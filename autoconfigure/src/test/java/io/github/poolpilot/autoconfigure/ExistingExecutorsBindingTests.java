@@ -185,6 +185,22 @@ class ExistingExecutorsBindingTests {
 	}
 
 	@Test
+	void clusterKeysAreRefusedForAnExistingExecutorNamingTheKeySet() {
+		this.runner.withPropertyValues("poolpilot.existing-executors.reportExecutor.cluster.local-share=3")
+			.run((context) -> assertThat(startUpFailure(context)).hasMessage("Invalid value 3 for "
+					+ "'poolpilot.existing-executors.reportExecutor.cluster.local-share': is for the pools poolpilot "
+					+ "creates: declare the executor under poolpilot.pools to share its limit with the other instances"));
+	}
+
+	@Test
+	void aQueueCapacityBelowZeroIsRefusedForAnExistingExecutor() {
+		this.runner.withPropertyValues("poolpilot.existing-executors.reportExecutor.queue-capacity=-1")
+			.run((context) -> assertThat(startUpFailure(context)).hasMessage("Invalid value -1 for "
+					+ "'poolpilot.existing-executors.reportExecutor.queue-capacity': must not be negative (0 hands "
+					+ "each task straight to a thread)"));
+	}
+
+	@Test
 	void theKeysOfEveryExistingExecutorWinOverABeanOfTheSameName() {
 		this.runner
 			.withPropertyValues("poolpilot.existing-executors.queue-capacity=50",

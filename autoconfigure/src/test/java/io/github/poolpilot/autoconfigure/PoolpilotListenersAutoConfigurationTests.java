@@ -5,6 +5,8 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -95,6 +97,21 @@ class PoolpilotListenersAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("'poolpilot.listeners.orders.max-threads'")
 				.hasMessageContaining("at least min-threads (2"));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					poolpilot.listeners.orders.min-threads=0     | poolpilot.listeners.orders.min-threads     | must be at least 1: a listener container keeps at least one consumer
+					poolpilot.listeners.orders.initial-threads=9 | poolpilot.listeners.orders.initial-threads | must be between min-threads (2) and max-threads
+					poolpilot.listeners.orders.weight=0          | poolpilot.listeners.orders.weight          | must be at least 1
+					""")
+	void aListenerKeyOutsideWhatIsAllowedFailsStartUpNamingIt(String setting, String key, String allowed) {
+		this.runner.withPropertyValues(setting)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'" + key + "'")
+				.hasMessageContaining(allowed));
 	}
 
 	@Test

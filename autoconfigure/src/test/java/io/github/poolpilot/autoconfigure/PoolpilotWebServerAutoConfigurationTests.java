@@ -110,6 +110,7 @@ class PoolpilotWebServerAutoConfigurationTests {
 			textBlock = """
 					poolpilot.web-server.resilience.timeout=1s        | poolpilot.web-server.resilience    | cannot be timed out
 					poolpilot.web-server.cluster.max-threads=10       | poolpilot.web-server.cluster.max-threads | a cluster-wide limit is for the pools under poolpilot.pools
+					poolpilot.web-server.cluster.local-share=5        | poolpilot.web-server.cluster.local-share | a cluster-wide limit is for the pools under poolpilot.pools
 					poolpilot.web-server.virtual-threads=true         | poolpilot.web-server.virtual-threads | spring.threads.virtual.enabled
 					poolpilot.web-server.initial-threads=20           | poolpilot.web-server.initial-threads | its threads start at min-threads
 					poolpilot.web-server.queue-capacity=0             | poolpilot.web-server.queue-capacity | must be at least 1

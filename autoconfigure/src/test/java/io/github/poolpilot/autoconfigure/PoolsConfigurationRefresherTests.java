@@ -60,12 +60,20 @@ class PoolsConfigurationRefresherTests {
 	@Test
 	void invalidNewValuesAreRefusedWithALoggedErrorAndTheOldOnesKept(CapturedOutput output) {
 		this.runner.run((context) -> {
-			ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
-			change(context, "poolpilot.pools.talk.min-threads=0", "poolpilot.pools.talk.max-threads=2");
+			PoolRegistry registry = context.getBean(PoolRegistry.class);
+			ManagedPool talk = registry.get("talk");
+			int weight = talk.getWeight();
+			int budget = registry.budget().maxThreads();
+			// One invalid value refuses the whole change: the valid ones beside it too.
+			change(context, "poolpilot.pools.talk.min-threads=0", "poolpilot.pools.talk.max-threads=2",
+					"poolpilot.pools.talk.weight=" + (weight + 6), "poolpilot.budget.max-threads=" + (budget + 10));
 			assertThat(talk.getBounds()).isEqualTo(new PoolBounds(2, 6));
 			assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+			assertThat(talk.getWeight()).isEqualTo(weight);
+			assertThat(registry.budget().maxThreads()).isEqualTo(budget);
 			assertThat(output).contains("Refused the new poolpilot configuration")
-				.contains("poolpilot.pools.talk.min-threads");
+				.contains("poolpilot.pools.talk.min-threads")
+				.contains("must be at least 1");
 		});
 	}
 
