@@ -89,14 +89,27 @@ public final class ListenerPools<C> implements SmartLifecycle {
 		if (isRunning()) {
 			return;
 		}
+		// Every container's settings are read before any container is changed, so that
+		// a bad key fails start-up with no container resized or pool registered.
 		Set<C> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<Planned<C>> plans = new ArrayList<>();
 		for (C container : this.broker.containers()) {
-			if (seen.add(container)) {
-				Managed pool = manage(container);
+			Own own = seen.add(container) ? this.broker.own(container) : null;
+			if (own != null) {
+				plans.add(new Planned<>(container, own, this.settings.settings(own)));
+			}
+		}
+		try {
+			for (Planned<C> plan : plans) {
+				Managed pool = manage(plan.container(), plan.own(), plan.settings());
 				if (pool != null) {
 					this.managed.add(pool);
 				}
 			}
+		}
+		catch (RuntimeException ex) {
+			release();
+			throw ex;
 		}
 		this.running = true;
 		if (!this.managed.isEmpty()) {
@@ -108,18 +121,13 @@ public final class ListenerPools<C> implements SmartLifecycle {
 		}
 	}
 
-	private @Nullable Managed manage(C container) {
-		Own own = this.broker.own(container);
-		if (own == null) {
-			return null;
-		}
+	private @Nullable Managed manage(C container, Own own, ListenerSettings settings) {
 		String name = own.name();
 		if (this.registry.get(name) != null) {
 			logger.warn("The listener container '" + name + "' is not managed: a pool of that name exists already "
 					+ "(give the container another id)");
 			return null;
 		}
-		ListenerSettings settings = this.settings.settings(own);
 		ListenerConsumers consumers = this.broker.consumers(container, own);
 		PoolRecorder recorder = this.recorders.get();
 		ManagedPool pool = new ManagedPool(name, consumers, consumers, recorder, settings.bounds());
@@ -168,6 +176,14 @@ public final class ListenerPools<C> implements SmartLifecycle {
 			reader.shutdownNow();
 			this.reader = null;
 		}
+		release();
+	}
+
+	/**
+	 * Let every managed pool go: its consumers no longer measured, the pool out of the
+	 * registry.
+	 */
+	private void release() {
 		for (Managed pool : this.managed) {
 			try {
 				pool.consumers().stopped();
@@ -197,6 +213,10 @@ public final class ListenerPools<C> implements SmartLifecycle {
 		Map<String, ManagedPool> pools = new LinkedHashMap<>();
 		this.managed.forEach((pool) -> pools.put(pool.pool().getName(), pool.pool()));
 		return pools;
+	}
+
+	private record Planned<C>(C container, Own own, ListenerSettings settings) {
+
 	}
 
 	private record Managed(ManagedPool pool, ListenerConsumers consumers) {

@@ -1,5 +1,7 @@
 package io.github.poolpilot.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -112,6 +114,34 @@ class PoolpilotListenersAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("'" + key + "'")
 				.hasMessageContaining(allowed));
+	}
+
+	/**
+	 * Every container's keys are read before any container is sized: one container's bad
+	 * key fails start-up with the other's concurrency as it was, whichever comes first.
+	 */
+	@ParameterizedTest
+	@CsvSource({ "payments, refunds", "refunds, payments" })
+	void aBadKeyOfOneContainerFailsStartUpBeforeAnyContainerIsSized(String resized, String refused) {
+		Map<String, ConcurrentMessageListenerContainer<String, String>> containers = new LinkedHashMap<>();
+		ApplicationContextRunner runner = new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotListenersAutoConfiguration.class))
+			.withPropertyValues("poolpilot.existing-executors.enabled=false",
+					"poolpilot.listeners." + resized + ".max-threads=6",
+					"poolpilot.listeners." + resized + ".initial-threads=4",
+					"poolpilot.listeners." + refused + ".weight=0");
+		for (String name : List.of("payments", "refunds")) {
+			runner = runner.withBean(name, ConcurrentMessageListenerContainer.class,
+					() -> containers.computeIfAbsent(name, KafkaContainer::container));
+		}
+		runner.run((context) -> {
+			assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'poolpilot.listeners." + refused + ".weight'");
+			assertThat(containers).hasSize(2);
+			assertThat(containers.get(resized).getConcurrency()).isEqualTo(2);
+		});
 	}
 
 	@Test
@@ -236,8 +266,12 @@ class PoolpilotListenersAutoConfigurationTests {
 
 		@Bean
 		ConcurrentMessageListenerContainer<String, String> payments() {
-			ContainerProperties properties = new ContainerProperties("payments");
-			properties.setGroupId("payments");
+			return container("payments");
+		}
+
+		static ConcurrentMessageListenerContainer<String, String> container(String topic) {
+			ContainerProperties properties = new ContainerProperties(topic);
+			properties.setGroupId(topic);
 			properties.setMessageListener(LISTENER);
 			ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
 					new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9",
