@@ -20,6 +20,7 @@ import io.github.poolpilot.task.VirtualApplicationTaskExecutorPostProcessor;
 import io.github.poolpilot.tuning.Tuner;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -147,6 +148,20 @@ public final class PoolpilotAutoConfiguration {
 						+ "managed (it is excluded, or named otherwise). The managed pools are " + pools + ".");
 			}
 		});
+	}
+
+	/**
+	 * Once every bean exists, warn about {@code poolpilot.exclude} entries that name no
+	 * bean: a misspelt name would otherwise leave the executor it meant managed without a
+	 * word.
+	 */
+	@Bean
+	SmartInitializingSingleton poolpilotExcludeCheck(ListableBeanFactory beanFactory, PoolpilotProperties properties) {
+		return () -> properties.getExclude()
+			.stream()
+			.filter((name) -> !beanFactory.containsBean(name))
+			.forEach((name) -> logger.warn("'poolpilot.exclude' names '" + name + "', which is no bean: nothing is "
+					+ "left alone for it (the entries are bean names of existing executors and schedulers)."));
 	}
 
 	/**

@@ -240,6 +240,16 @@ class ExistingExecutorsBindingTests {
 		});
 	}
 
+	@Test
+	void excludedNamesThatAreNoBeanAreWarnedAbout(CapturedOutput output) {
+		this.runner.withPropertyValues("poolpilot.exclude=reportExecuter,reportExecutor").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(PoolRegistry.class).get("reportExecutor")).isNull();
+			assertThat(output).contains("'poolpilot.exclude' names 'reportExecuter', which is no bean")
+				.doesNotContain("names 'reportExecutor'");
+		});
+	}
+
 	private static Throwable startUpFailure(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
 		Throwable failure = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
