@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.ScheduledRuns;
@@ -59,25 +61,20 @@ class MeasuredTriggerTests {
 		assertThat(trigger.dueAt()).isEqualTo(scheduledAt + Duration.ofMillis(700).toNanos());
 	}
 
-	@Test
-	void fireTimesThatPassedWhileARunRanAreCountedAsSkippedAndTheRunAsOverrun() {
-		Clock wall = Clock.fixed(NOON.plusMillis(3_500), ZoneOffset.UTC);
+	/**
+	 * A run due at noon that ended before the next fire time skips nothing; one that
+	 * ended 3.5 s past skipped the fire times at 1, 2 and 3 s and overran.
+	 */
+	@ParameterizedTest(name = "ended {0} ms past its due time")
+	@CsvSource({ "500, 1000, 0, 0", "3500, 4000, 3, 1" })
+	void fireTimesThatPassedWhileARunRanAreCountedAsSkippedAndTheRunAsOverrun(long endedMillis, long nextMillis,
+			long skipped, long overruns) {
+		Clock wall = Clock.fixed(NOON.plusMillis(endedMillis), ZoneOffset.UTC);
 		MeasuredTrigger trigger = measured(everySecond(), wall);
-		// The run due at noon ended at 3.5 s past: the fire times at 1, 2 and 3 s passed.
-		SimpleTriggerContext context = new SimpleTriggerContext(NOON, NOON, NOON.plusMillis(3_500));
-		assertThat(trigger.nextExecution(context)).isEqualTo(NOON.plusSeconds(4));
-		assertThat(this.runs.skipped()).isEqualTo(3);
-		assertThat(this.runs.overruns()).isEqualTo(1);
-	}
-
-	@Test
-	void aRunThatEndsBeforeTheNextFireTimeSkipsNothing() {
-		Clock wall = Clock.fixed(NOON.plusMillis(500), ZoneOffset.UTC);
-		MeasuredTrigger trigger = measured(everySecond(), wall);
-		SimpleTriggerContext context = new SimpleTriggerContext(NOON, NOON, NOON.plusMillis(500));
-		assertThat(trigger.nextExecution(context)).isEqualTo(NOON.plusSeconds(1));
-		assertThat(this.runs.skipped()).isZero();
-		assertThat(this.runs.overruns()).isZero();
+		SimpleTriggerContext context = new SimpleTriggerContext(NOON, NOON, NOON.plusMillis(endedMillis));
+		assertThat(trigger.nextExecution(context)).isEqualTo(NOON.plusMillis(nextMillis));
+		assertThat(this.runs.skipped()).isEqualTo(skipped);
+		assertThat(this.runs.overruns()).isEqualTo(overruns);
 	}
 
 	@Test
