@@ -35,7 +35,6 @@ import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -227,15 +226,8 @@ class ThreadPoolsEndpointHttpTests {
 
 	@Test
 	void aBodyWithoutJsonContentTypeAnswers415NamingTheContentTypeToSend() {
-		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri("/actuator/threadpools/talk")
-			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
-			.body("{\"maxPoolSize\":5}")
-			.retrieve()
-			.onStatus((status) -> true, (request, answer) -> {
-			})
-			.toEntity(String.class);
+		ResponseEntity<String> response = LocalHttp.post(this.port, "/actuator/threadpools/talk",
+				MediaType.APPLICATION_FORM_URLENCODED, "{\"maxPoolSize\":5}");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
 		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(JsonPath.<String>read(response.getBody(), "$.field")).isEqualTo("Content-Type");
@@ -246,15 +238,8 @@ class ThreadPoolsEndpointHttpTests {
 
 	@Test
 	void actuatorsOwnMediaTypeIsReadToo() {
-		ResponseEntity<String> response = RestClient.create("http://localhost:" + this.port)
-			.post()
-			.uri("/actuator/threadpools/talk")
-			.contentType(MediaType.valueOf("application/vnd.spring-boot.actuator.v3+json"))
-			.body("{\"maxPoolSize\":5}")
-			.retrieve()
-			.onStatus((status) -> true, (request, answer) -> {
-			})
-			.toEntity(String.class);
+		ResponseEntity<String> response = LocalHttp.post(this.port, "/actuator/threadpools/talk",
+				MediaType.valueOf("application/vnd.spring-boot.actuator.v3+json"), "{\"maxPoolSize\":5}");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(5);
 	}

@@ -75,6 +75,22 @@ public final class LocalHttp {
 		if (json != null) {
 			request.contentType(MediaType.APPLICATION_JSON).body(json);
 		}
+		return answer(request);
+	}
+
+	/**
+	 * POST a body of the given content type, which need not be JSON.
+	 * @param port the server's port
+	 * @param path the path
+	 * @param contentType the body's content type
+	 * @param body the body
+	 * @return the response
+	 */
+	public static ResponseEntity<String> post(int port, String path, MediaType contentType, String body) {
+		return answer(client(port).post().uri(path).contentType(contentType).body(body));
+	}
+
+	private static ResponseEntity<String> answer(RestClient.RequestBodySpec request) {
 		return request.retrieve().onStatus((status) -> true, (req, response) -> {
 		}).toEntity(String.class);
 	}
