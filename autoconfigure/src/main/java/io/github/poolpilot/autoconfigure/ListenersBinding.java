@@ -27,7 +27,7 @@ final class ListenersBinding implements ListenerSettings.Source {
 
 	private static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
 
-	private static final List<String> GLOBAL_KEYS = List.of("enabled", "container-scaling", "settle-factor");
+	static final List<String> GLOBAL_KEYS = List.of("enabled", "container-scaling", "settle-factor");
 
 	private final Environment environment;
 

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -35,6 +36,17 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 @ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "poolpilot.listeners.enabled", matchIfMissing = true)
 public final class PoolpilotListenersAutoConfiguration {
+
+	/**
+	 * Warns about {@code poolpilot.listeners.<name>} keys that name no container of
+	 * either broker.
+	 * @param context the application's context
+	 * @return the check
+	 */
+	@Bean
+	ListenerNamesCheck poolpilotListenerNamesCheck(ApplicationContext context) {
+		return new ListenerNamesCheck(context);
+	}
 
 	/**
 	 * Spring AMQP's {@code SimpleMessageListenerContainer}s: the application's beans and

@@ -58,6 +58,8 @@ public final class ListenerPools<C> implements SmartLifecycle {
 
 	private final List<Managed> managed = new ArrayList<>();
 
+	private List<String> containerNames = List.of();
+
 	private volatile @Nullable ScheduledExecutorService reader;
 
 	private volatile boolean running;
@@ -99,6 +101,7 @@ public final class ListenerPools<C> implements SmartLifecycle {
 				plans.add(new Planned<>(container, own, this.settings.settings(own)));
 			}
 		}
+		this.containerNames = plans.stream().map((plan) -> plan.own().name()).toList();
 		try {
 			for (Planned<C> plan : plans) {
 				Managed pool = manage(plan.container(), plan.own(), plan.settings());
@@ -119,6 +122,15 @@ public final class ListenerPools<C> implements SmartLifecycle {
 			reader.scheduleWithFixedDelay(this::read, 0, nanos, TimeUnit.NANOSECONDS);
 			this.reader = reader;
 		}
+	}
+
+	/**
+	 * Return the names of the broker's containers found when the pools last started,
+	 * managed or not.
+	 * @return the containers' ids or bean names
+	 */
+	public synchronized List<String> containerNames() {
+		return this.containerNames;
 	}
 
 	private @Nullable Managed manage(C container, Own own, ListenerSettings settings) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,6 +22,8 @@ import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -79,6 +82,23 @@ class PoolpilotListenersAutoConfigurationTests {
 				assertThat(orders.corePoolSize()).isEqualTo(3);
 				assertThat(orders.maxPoolSize()).isEqualTo(3);
 				assertThat(orders.getWeight()).isEqualTo(4);
+			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void keysNamingNoContainerAreWarnedAbout(CapturedOutput output) {
+		this.runner
+			.withPropertyValues("poolpilot.listeners.ordres.max-threads=8", "poolpilot.listeners.orders.weight=2",
+					"poolpilot.listeners.settle-factor=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(pool(context).getBounds().maxThreads()).isEqualTo(5);
+				assertThat(output)
+					.contains("'poolpilot.listeners.ordres' configures no listener container: none "
+							+ "has that id or bean name. The listener containers are [orders].")
+					.doesNotContain("'poolpilot.listeners.orders' configures")
+					.doesNotContain("'poolpilot.listeners.settle-factor' configures");
 			});
 	}
 
