@@ -7,6 +7,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.autoconfigure.PoolProperties.Resilience;
@@ -41,6 +43,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)
 public final class PoolpilotResilienceAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(PoolpilotResilienceAutoConfiguration.class);
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(CircuitBreaker.class)
 	static final class CircuitBreakerGuards {
@@ -54,9 +58,28 @@ public final class PoolpilotResilienceAutoConfiguration {
 				if (circuitBreaker == null) {
 					return List.of();
 				}
-				CircuitBreakerRegistry circuitBreakers = registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults);
-				return List.of(new CircuitBreakerGuard(pool, circuitBreakers.circuitBreaker(circuitBreaker)));
+				CircuitBreakerRegistry configured = registry.getIfAvailable();
+				if (configured == null) {
+					return List.of(new CircuitBreakerGuard(pool,
+							CircuitBreakerRegistry.ofDefaults().circuitBreaker(circuitBreaker)));
+				}
+				if (configured.find(circuitBreaker).isEmpty()) {
+					// Made with the defaults, as @CircuitBreaker(name = ...) does; a
+					// misspelt name should not go unnoticed.
+					logger.warn("Pool '" + name + "': no circuit breaker '" + circuitBreaker
+							+ "' is configured under resilience4j.circuitbreaker.instances; it gets Resilience4j's "
+							+ "defaults (the configured circuit breakers are " + names(configured) + ")");
+				}
+				return List.of(new CircuitBreakerGuard(pool, configured.circuitBreaker(circuitBreaker)));
 			};
+		}
+
+		/**
+		 * Here, not on the outer class, whose methods must name no Resilience4j type: it
+		 * is introspected without Resilience4j on the class path too.
+		 */
+		private static List<String> names(CircuitBreakerRegistry registry) {
+			return registry.getAllCircuitBreakers().stream().map(CircuitBreaker::getName).sorted().toList();
 		}
 
 	}

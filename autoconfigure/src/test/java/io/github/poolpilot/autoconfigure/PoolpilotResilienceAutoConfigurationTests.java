@@ -7,6 +7,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,6 +25,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +67,26 @@ class PoolpilotResilienceAutoConfigurationTests {
 	}
 
 	@Test
-	void namedResilience4jInstancesComeFromItsRegistriesWithTheirConfiguration() {
+	@ExtendWith(OutputCaptureExtension.class)
+	void aCircuitBreakerNameThatNoInstanceHasGetsTheDefaultsAndIsWarnedAbout(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class))
+			.withPropertyValues("poolpilot.pools.talk.resilience.circuit-breaker=dowmstream",
+					"resilience4j.circuitbreaker.instances.downstream.sliding-window-size=7")
+			.run((context) -> {
+				assertThat(guards(context, "talk")).singleElement()
+					.isInstanceOfSatisfying(CircuitBreakerGuard.class,
+							(guard) -> assertThat(
+									guard.getCircuitBreaker().getCircuitBreakerConfig().getSlidingWindowSize())
+								.isEqualTo(100));
+				assertThat(output).contains("Pool 'talk': no circuit breaker 'dowmstream' is configured under "
+						+ "resilience4j.circuitbreaker.instances; it gets Resilience4j's defaults (the configured "
+						+ "circuit breakers are [downstream])");
+			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void namedResilience4jInstancesComeFromItsRegistriesWithTheirConfiguration(CapturedOutput output) {
 		this.runner
 			.withConfiguration(
 					AutoConfigurations.of(CircuitBreakerAutoConfiguration.class, TimeLimiterAutoConfiguration.class))
@@ -84,6 +106,7 @@ class PoolpilotResilienceAutoConfigurationTests {
 				});
 				assertThat(guards.get(2)).isInstanceOfSatisfying(TaskTimeouts.class,
 						(timeouts) -> assertThat(timeouts.getTimeout()).isEqualTo(Duration.ofSeconds(3)));
+				assertThat(output).doesNotContain("no circuit breaker");
 			});
 	}
 
