@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
@@ -63,6 +65,21 @@ class ExistingExecutorsBindingTests {
 			// The tuner never shrinks it below what its author asked to keep.
 			assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> pool.resize(1, 1))
 				.withMessage("corePoolSize 1 of pool 'reportExecutor' is below its min-threads 3 (allowed: 3 to 5)");
+		});
+	}
+
+	@ParameterizedTest(name = "core {0}, queue {1}: max-threads {2}")
+	@CsvSource({ "4, 2147483647, 4", "4, 50, 4", "0, 2147483647, 1", "0, 50, 1" })
+	void anUnboundedMaximumIsBroughtDownToTheCoreSizeWhateverItsQueue(int core, int queueCapacity, int maxThreads) {
+		this.runner.withBean("bulkExecutor", ThreadPoolTaskExecutor.class, () -> {
+			ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+			executor.setCorePoolSize(core);
+			executor.setQueueCapacity(queueCapacity);
+			return executor;
+		}).run((context) -> {
+			ManagedPool pool = context.getBean(PoolRegistry.class).get("bulkExecutor");
+			assertThat(pool.getBounds()).isEqualTo(new PoolBounds(core, maxThreads));
+			assertThat(pool.getExecutor().getMaximumPoolSize()).isEqualTo(maxThreads);
 		});
 	}
 
