@@ -237,6 +237,13 @@ class ThreadPoolsEndpointHttpTests {
 	}
 
 	@Test
+	void aQuotedWholeNumberIsReadAsTheNumber() {
+		ResponseEntity<String> response = post("/actuator/threadpools/talk", "{\"maxPoolSize\":\"5\"}");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(this.talk.getExecutor().getMaximumPoolSize()).isEqualTo(5);
+	}
+
+	@Test
 	void actuatorsOwnMediaTypeIsReadToo() {
 		ResponseEntity<String> response = LocalHttp.post(this.port, "/actuator/threadpools/talk",
 				MediaType.valueOf("application/vnd.spring-boot.actuator.v3+json"), "{\"maxPoolSize\":5}");
