@@ -1,10 +1,13 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -155,6 +158,37 @@ final class ExistingExecutorsBinding {
 	 */
 	static Map<String, ConfigurationPropertyName> configuredNames(Environment environment) {
 		return configuredNames(environment, PREFIX_NAME, GLOBAL_KEYS);
+	}
+
+	/**
+	 * Return the configured existing executors' names that match none of the given names,
+	 * each as the name its keys are bound under.
+	 * @param environment the environment
+	 * @param names the names that exist
+	 * @return the configured names that match none of them
+	 */
+	static List<ConfigurationPropertyName> unmatchedNames(Environment environment, Collection<String> names) {
+		return unmatchedNames(environment, PREFIX_NAME, GLOBAL_KEYS, names);
+	}
+
+	/**
+	 * Return the names configured under a prefix beside its own keys that match none of
+	 * the given names in their uniform form, each as the name its keys are bound under:
+	 * the misspelt ones, to warn about.
+	 * @param environment the environment
+	 * @param prefix the prefix, such as {@code poolpilot.existing-executors}
+	 * @param globalKeys the prefix's own keys, which name nothing
+	 * @param names the names that exist
+	 * @return the configured names that match none of them
+	 */
+	static List<ConfigurationPropertyName> unmatchedNames(Environment environment, ConfigurationPropertyName prefix,
+			List<String> globalKeys, Collection<String> names) {
+		Set<String> uniformNames = names.stream().map(ExistingExecutorsBinding::uniform).collect(Collectors.toSet());
+		return configuredNames(environment, prefix, globalKeys).entrySet()
+			.stream()
+			.filter((configured) -> !uniformNames.contains(configured.getKey()))
+			.map(Map.Entry::getValue)
+			.toList();
 	}
 
 	/**

@@ -7,7 +7,6 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.poolpilot.listener.ListenerPools;
 
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -43,15 +42,10 @@ final class ListenerNamesCheck implements ApplicationListener<ContextRefreshedEv
 			.sorted()
 			.toList();
 		ExistingExecutorsBinding
-			.configuredNames(this.context.getEnvironment(), ConfigurationPropertyName.of(ListenersBinding.PREFIX),
-					ListenersBinding.GLOBAL_KEYS)
-			.forEach((uniform, name) -> {
-				if (containers.stream()
-					.noneMatch((container) -> ExistingExecutorsBinding.uniform(container).equals(uniform))) {
-					logger.warn("'" + name + "' configures no listener container: "
-							+ "none has that id or bean name. The listener containers are " + containers + ".");
-				}
-			});
+			.unmatchedNames(this.context.getEnvironment(), ListenersBinding.PREFIX_NAME, ListenersBinding.GLOBAL_KEYS,
+					containers)
+			.forEach((name) -> logger.warn("'" + name + "' configures no listener container: none has that id or "
+					+ "bean name. The listener containers are " + containers + "."));
 	}
 
 }

@@ -25,7 +25,7 @@ final class ListenersBinding implements ListenerSettings.Source {
 
 	static final String PREFIX = "poolpilot.listeners";
 
-	private static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
+	static final ConfigurationPropertyName PREFIX_NAME = ConfigurationPropertyName.of(PREFIX);
 
 	static final List<String> GLOBAL_KEYS = List.of("enabled", "container-scaling", "settle-factor");
 

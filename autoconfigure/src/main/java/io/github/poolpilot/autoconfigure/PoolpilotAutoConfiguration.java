@@ -141,13 +141,13 @@ public final class PoolpilotAutoConfiguration {
 	 */
 	@Bean
 	SmartInitializingSingleton poolpilotExistingExecutorsCheck(Environment environment, PoolRegistry registry) {
-		return () -> ExistingExecutorsBinding.configuredNames(environment).forEach((uniform, name) -> {
+		return () -> {
 			List<String> pools = registry.pools().stream().map(ManagedPool::getName).sorted().toList();
-			if (pools.stream().noneMatch((pool) -> ExistingExecutorsBinding.uniform(pool).equals(uniform))) {
-				logger.warn("'" + name + "' configures no executor: no ThreadPoolTaskExecutor bean of that name is "
-						+ "managed (it is excluded, or named otherwise). The managed pools are " + pools + ".");
-			}
-		});
+			ExistingExecutorsBinding.unmatchedNames(environment, pools)
+				.forEach((name) -> logger.warn("'" + name + "' configures no executor: no ThreadPoolTaskExecutor bean "
+						+ "of that name is managed (it is excluded, or named otherwise). The managed pools are " + pools
+						+ "."));
+		};
 	}
 
 	/**
