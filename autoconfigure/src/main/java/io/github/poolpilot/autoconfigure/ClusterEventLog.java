@@ -27,6 +27,11 @@ class ClusterEventLog implements ClusterListener {
 	}
 
 	@Override
+	public void joined(String pool) {
+		this.listeners.forEach((listener) -> listener.joined(pool));
+	}
+
+	@Override
 	public void degraded(String pool, int lease, RuntimeException cause) {
 		logger.warn("Pool '" + pool + "' cannot reach cluster group '" + this.group + "' in Redis (" + cause
 				+ "); it keeps its lease of " + lease + " threads until it expires, then a fallback share");

@@ -37,7 +37,8 @@ public class ClusterMetrics implements MeterBinder, ClusterListener {
 
 	/**
 	 * Create the meters.
-	 * @param coordinator the instance's leases, read when the meters are bound
+	 * @param coordinator the instance's leases, read when the meters are bound and when a
+	 * pool joins
 	 */
 	public ClusterMetrics(Supplier<ClusterCoordinator> coordinator) {
 		this.coordinator = coordinator;
@@ -46,19 +47,36 @@ public class ClusterMetrics implements MeterBinder, ClusterListener {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registry = registry;
-		ClusterCoordinator coordinator = this.coordinator.get();
-		for (String pool : coordinator.leases().keySet()) {
-			Gauge.builder("executor.cluster.lease", coordinator, (c) -> leaseOf(c, pool, false))
-				.tag("name", pool)
-				.description("The most threads the pool may have now, its share of the cluster-wide limit")
-				.register(registry);
-			Gauge.builder("executor.cluster.degraded", coordinator, (c) -> leaseOf(c, pool, true))
-				.tag("name", pool)
-				.description("1 while the instance cannot reach the others through Redis, else 0")
-				.register(registry);
-			fallbacks(registry, pool);
-			exchanges(registry, pool);
+		this.coordinator.get().leases().keySet().forEach((pool) -> bind(registry, pool));
+	}
+
+	/**
+	 * A pool joined its cluster, when the control loop starts, after the meters were
+	 * bound: its meters are bound now.
+	 */
+	@Override
+	public void joined(String pool) {
+		MeterRegistry registry = this.registry;
+		if (registry != null) {
+			bind(registry, pool);
 		}
+	}
+
+	/**
+	 * Bind a pool's meters; binding them again finds those bound before.
+	 */
+	private void bind(MeterRegistry registry, String pool) {
+		ClusterCoordinator coordinator = this.coordinator.get();
+		Gauge.builder("executor.cluster.lease", coordinator, (c) -> leaseOf(c, pool, false))
+			.tag("name", pool)
+			.description("The most threads the pool may have now, its share of the cluster-wide limit")
+			.register(registry);
+		Gauge.builder("executor.cluster.degraded", coordinator, (c) -> leaseOf(c, pool, true))
+			.tag("name", pool)
+			.description("1 while the instance cannot reach the others through Redis, else 0")
+			.register(registry);
+		fallbacks(registry, pool);
+		exchanges(registry, pool);
 	}
 
 	private static double leaseOf(ClusterCoordinator coordinator, String pool, boolean degraded) {

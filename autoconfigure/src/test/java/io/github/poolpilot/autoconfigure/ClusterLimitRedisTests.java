@@ -124,6 +124,10 @@ class ClusterLimitRedisTests {
 				.isGreaterThanOrEqualTo(LIMIT / 2)
 				.isGreaterThan(second.status().lease() + third.status().lease()));
 		assertThat(hot.status().instances()).hasSize(3);
+		// The lease's gauges, bound when the pool joined its cluster as the control loop
+		// started, after Spring Boot bound the meters.
+		assertThat(gauge(hot, "executor.cluster.lease")).isGreaterThanOrEqualTo(1);
+		assertThat(gauge(hot, "executor.cluster.degraded")).isZero();
 		// Load on all three: each gets what it asks for up to close to its guaranteed
 		// share (a third of the limit). What it asks for is its tuner's call: on a loaded
 		// machine a tuner can judge a first step from one thread to two as paying clearly
@@ -156,6 +160,7 @@ class ClusterLimitRedisTests {
 		assertThat(hot.context.getBean(ClusterHealthIndicator.class).health().getDetails()).containsEntry("state",
 				"degraded");
 		assertThat(hot.context.getBean(ClusterHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+		assertThat(gauge(hot, "executor.cluster.degraded")).isEqualTo(1);
 		assertThat(hot.context.getBean(MeterRegistry.class)
 			.get("executor.cluster.fallbacks")
 			.tag("name", "talk")
@@ -260,6 +265,10 @@ class ClusterLimitRedisTests {
 		thread.setDaemon(true);
 		thread.start();
 		this.threads.add(thread);
+	}
+
+	private static double gauge(ClusterInstance instance, String name) {
+		return instance.context.getBean(MeterRegistry.class).get(name).tag("name", "talk").gauge().value();
 	}
 
 }

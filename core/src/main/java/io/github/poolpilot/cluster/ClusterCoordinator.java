@@ -49,11 +49,13 @@ public final class ClusterCoordinator {
 	}
 
 	/**
-	 * Add a pool's lease: it is exchanged from the next {@link #exchange()} on.
+	 * Add a pool's lease: it is exchanged from the next {@link #exchange()} on, and the
+	 * listener is told.
 	 * @param lease the lease
 	 */
 	public void join(PoolLease lease) {
 		this.leases.put(lease.pool().getName(), lease);
+		this.listener.joined(lease.pool().getName());
 	}
 
 	/**

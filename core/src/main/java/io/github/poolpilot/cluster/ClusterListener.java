@@ -1,12 +1,19 @@
 package io.github.poolpilot.cluster;
 
 /**
- * Told when an instance loses or regains contact with its cluster, once each time, and of
- * each exchange's round trip.
+ * Told when a pool joins its cluster, when an instance loses or regains contact with its
+ * cluster, once each time, and of each exchange's round trip.
  *
  * @author poolpilot authors
  */
 public interface ClusterListener {
+
+	/**
+	 * A pool joined its cluster: its lease is exchanged from now on.
+	 * @param pool the pool's name
+	 */
+	default void joined(String pool) {
+	}
 
 	/**
 	 * The instance could not renew a pool's lease.

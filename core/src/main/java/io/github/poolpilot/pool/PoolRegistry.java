@@ -2,8 +2,10 @@ package io.github.poolpilot.pool;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 
@@ -11,7 +13,9 @@ import io.github.poolpilot.budget.ThreadBudget;
 
 /**
  * The one registry of managed pools, by name, and the thread budget they share: a pool
- * that joins it is resized within that budget from then on.
+ * that joins it is resized within that budget from then on. Pools join and leave while
+ * the application runs (a listener container's when it starts and stops); a
+ * {@link Watcher} is told of each.
  *
  * @author poolpilot authors
  */
@@ -20,6 +24,8 @@ public class PoolRegistry {
 	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
 	private final ThreadBudget budget;
+
+	private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create a registry.
@@ -35,22 +41,36 @@ public class PoolRegistry {
 	 * @param pool the pool
 	 * @throws IllegalStateException if a pool of that name is registered already
 	 */
-	public void register(ManagedPool pool) {
+	public synchronized void register(ManagedPool pool) {
 		ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
 		if (previous != null && previous != pool) {
 			throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
 		}
 		pool.shareBudget(this.budget);
+		if (previous == null) {
+			this.watchers.forEach((watcher) -> watcher.registered(pool));
+		}
 	}
 
 	/**
 	 * Remove a pool, as when it shuts down.
 	 * @param pool the pool
 	 */
-	public void unregister(ManagedPool pool) {
+	public synchronized void unregister(ManagedPool pool) {
 		if (this.pools.remove(pool.getName(), pool)) {
 			pool.shareBudget(ThreadBudget.none());
+			this.watchers.forEach((watcher) -> watcher.unregistered(pool));
 		}
+	}
+
+	/**
+	 * Tell a watcher of every pool registered now, at once, and of every pool that is
+	 * registered or unregistered from now on, each once.
+	 * @param watcher the watcher
+	 */
+	public synchronized void watch(Watcher watcher) {
+		this.watchers.add(watcher);
+		this.pools.values().forEach(watcher::registered);
 	}
 
 	/**
@@ -76,6 +96,26 @@ public class PoolRegistry {
 	 */
 	public ThreadBudget budget() {
 		return this.budget;
+	}
+
+	/**
+	 * Told when a pool joins the registry and when it leaves, while the registry is
+	 * locked: no pool joins or leaves meanwhile.
+	 */
+	public interface Watcher {
+
+		/**
+		 * A pool joined the registry.
+		 * @param pool the pool
+		 */
+		void registered(ManagedPool pool);
+
+		/**
+		 * A pool left the registry.
+		 * @param pool the pool
+		 */
+		void unregistered(ManagedPool pool);
+
 	}
 
 }

@@ -1,6 +1,8 @@
 package io.github.poolpilot.pool;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,38 @@ class PoolRegistryTests {
 		assertThat(registry.get("talk")).isNull();
 		assertThat(talk.getBudget()).isNotSameAs(registry.budget());
 		assertThat(talk.getBudget().getConfiguredMaxThreads()).isNull();
+	}
+
+	@Test
+	void aWatcherIsToldOfThePoolsThereAndOfEachThatJoinsOrLeavesOnce() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 6, 4, 1);
+		registry.register(talk);
+		List<String> told = new ArrayList<>();
+		registry.watch(new PoolRegistry.Watcher() {
+
+			@Override
+			public void registered(ManagedPool pool) {
+				told.add("+" + pool.getName());
+			}
+
+			@Override
+			public void unregistered(ManagedPool pool) {
+				told.add("-" + pool.getName());
+			}
+
+		});
+		ManagedPool listener = pool("orders", 1, 6, 1, 1);
+		registry.register(listener);
+		registry.register(listener);
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> registry.register(pool("orders", 1, 6, 1, 1)));
+		registry.unregister(pool("talk", 1, 6, 4, 1));
+		registry.unregister(listener);
+		registry.unregister(listener);
+		ManagedPool restarted = pool("orders", 1, 6, 1, 1);
+		registry.register(restarted);
+		assertThat(told).containsExactly("+talk", "+orders", "-orders", "+orders");
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,6 +107,13 @@ class RabbitListenerPoolContractTests {
 		ManagedPool pool = context.getBean(PoolRegistry.class).get("orders");
 		assertThat(pool).isNotNull();
 		assertThat(pool.getRecorder().taskCounts().submitted()).isEqualTo(30);
+		// Its meters, as every managed pool's, though it joined the registry when the
+		// container started, after the meters were bound.
+		MeterRegistry meters = context.getBean(MeterRegistry.class);
+		assertThat(meters.get("executor.execution").tag("name", "orders").timer().count()).isPositive();
+		assertThat(meters.get("executor.rejected").tag("name", "orders").tag("reason", "queue_full").functionCounter())
+			.isNotNull();
+		assertThat(meters.get("executor.tuning.target").tag("name", "orders").gauge().value()).isEqualTo(1);
 		orders.serviceMillis = 20;
 		publish(context, 30, 40);
 		await().atMost(Duration.ofSeconds(20))
