@@ -114,11 +114,15 @@ class ClusterControlLoop implements SmartLifecycle {
 	}
 
 	/**
-	 * Start after the pools and the sampler, stop before them.
+	 * Start before the embedded web server (Spring Boot's starts it in phase
+	 * {@code DEFAULT_PHASE - 2048}), so that a clustered pool holds its lease before the
+	 * first request reaches it, and stop after the server stopped, so that its lease is
+	 * released once no more requests come in. The pools exist by then: they join the
+	 * registry as their beans are created.
 	 */
 	@Override
 	public int getPhase() {
-		return SmartLifecycle.DEFAULT_PHASE - 1024;
+		return SmartLifecycle.DEFAULT_PHASE - 3072;
 	}
 
 }

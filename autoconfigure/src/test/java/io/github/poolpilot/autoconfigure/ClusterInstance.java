@@ -49,6 +49,18 @@ final class ClusterInstance {
 	 * @param overrides properties that replace the defaults here
 	 */
 	ClusterInstance(String group, int redisPort, Map<String, Object> overrides) {
+		this(new SpringApplicationBuilder(ClusterApplication.class).web(WebApplicationType.NONE), group, redisPort,
+				overrides);
+	}
+
+	/**
+	 * Start an instance as the given builder builds it.
+	 * @param application the application's builder
+	 * @param group the cluster group
+	 * @param redisPort the port of the test's Redis
+	 * @param overrides properties that replace the defaults here
+	 */
+	ClusterInstance(SpringApplicationBuilder application, String group, int redisPort, Map<String, Object> overrides) {
 		Map<String, Object> properties = new HashMap<>();
 		properties.putAll(Map.of("spring.application.name", group, "spring.data.redis.port", redisPort,
 				"spring.data.redis.timeout", "300ms", "spring.main.banner-mode", "off", "spring.main.log-startup-info",
@@ -60,9 +72,7 @@ final class ClusterInstance {
 				"poolpilot.pools.talk.queue-capacity", 200, "logging.level.io.lettuce.core", "off",
 				"spring.data.redis.repositories.enabled", false, "poolpilot.pools.talk.cluster.max-threads", LIMIT));
 		properties.putAll(overrides);
-		this.context = new SpringApplicationBuilder(ClusterApplication.class).web(WebApplicationType.NONE)
-			.properties(properties)
-			.run();
+		this.context = application.properties(properties).run();
 		this.talk = this.context.getBean("talk", ThreadPoolTaskExecutor.class);
 	}
 
