@@ -12,6 +12,9 @@ import io.github.poolpilot.actuate.ThreadPoolsWriteCheck;
 import io.github.poolpilot.actuate.TunerAuditListener;
 import io.github.poolpilot.cluster.ClusterCoordinator;
 import io.github.poolpilot.cluster.PoolLease;
+import io.github.poolpilot.history.HistoryFeed;
+import io.github.poolpilot.history.PoolHistory;
+import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Tuner;
 
@@ -96,6 +99,37 @@ public final class PoolpilotActuatorAutoConfiguration {
 		@ConditionalOnBean(ThreadPoolsEndpoint.class)
 		ThreadPoolsEndpointWebExtension threadPoolsEndpointWebExtension(ThreadPoolsEndpoint endpoint) {
 			return new ThreadPoolsEndpointWebExtension(endpoint);
+		}
+
+	}
+
+	/**
+	 * The last ten minutes of every pool, for the live page and its JSON: kept only where
+	 * the page may be served ({@link PoolpilotUiManagementContextConfiguration}), a
+	 * Spring MVC application that exposes the endpoint over HTTP, so that no other
+	 * application pays for it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(name = { "org.springframework.web.servlet.handler.SimpleUrlHandlerMapping",
+			"tools.jackson.databind.json.JsonMapper" })
+	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
+	@ConditionalOnAvailableEndpoint(endpoint = ThreadPoolsEndpoint.class, exposure = EndpointExposure.WEB)
+	static class PoolHistoryConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PoolRegistry.class)
+		PoolHistory poolpilotPoolHistory(PoolpilotProperties properties) {
+			return new PoolHistory(properties.getMeasurement().getWindow(), NanoClock.SYSTEM,
+					System.currentTimeMillis());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(PoolRegistry.class)
+		HistoryFeed poolpilotHistoryFeed(PoolHistory history, PoolRegistry registry, Tuner tuner) {
+			return new HistoryFeed(history, registry, tuner);
 		}
 
 	}

@@ -8,7 +8,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.poolpilot.history.HistoryFeed;
-import io.github.poolpilot.history.PoolHistory;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -219,24 +218,6 @@ public final class PoolpilotAutoConfiguration {
 	@Bean
 	SamplerLifecycle poolpilotSamplerLifecycle(PoolSampler sampler) {
 		return new SamplerLifecycle(sampler);
-	}
-
-	/**
-	 * The last ten minutes of every pool, for the live page and its JSON: kept only while
-	 * the page may be served.
-	 */
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
-	PoolHistory poolpilotPoolHistory(PoolpilotProperties properties) {
-		return new PoolHistory(properties.getMeasurement().getWindow(), NanoClock.SYSTEM, System.currentTimeMillis());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "poolpilot.ui.enabled", matchIfMissing = true)
-	HistoryFeed poolpilotHistoryFeed(PoolHistory history, PoolRegistry registry, Tuner tuner) {
-		return new HistoryFeed(history, registry, tuner);
 	}
 
 	/**

@@ -4,6 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.github.poolpilot.history.HistoryFeed;
+import io.github.poolpilot.history.PoolHistory;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -63,11 +68,25 @@ class PoolsPageHttpTests {
 		try (ConfigurableApplicationContext app = start()) {
 			assertThat(get("http://localhost:" + port(app, "local.server.port") + "/poolpilot/").getStatusCode())
 				.isEqualTo(HttpStatus.NOT_FOUND);
+			assertThat(app.getBeanNamesForType(PoolHistory.class)).isEmpty();
 		}
 		try (ConfigurableApplicationContext app = start(EXPOSED, "poolpilot.ui.enabled=false")) {
 			assertThat(get("http://localhost:" + port(app, "local.server.port") + "/poolpilot/").getStatusCode())
 				.isEqualTo(HttpStatus.NOT_FOUND);
-			assertThat(app.getBeanNamesForType(io.github.poolpilot.history.PoolHistory.class)).isEmpty();
+			assertThat(app.getBeanNamesForType(PoolHistory.class)).isEmpty();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "NONE", "REACTIVE" })
+	void noHistoryIsKeptWhereThePageCannotBeServed(WebApplicationType type) {
+		try (ConfigurableApplicationContext app = start(type, EXPOSED)) {
+			assertThat(app.getBeanNamesForType(PoolHistory.class)).isEmpty();
+			assertThat(app.getBeanNamesForType(HistoryFeed.class)).isEmpty();
+		}
+		try (ConfigurableApplicationContext app = start(WebApplicationType.SERVLET, EXPOSED)) {
+			assertThat(app.getBeanNamesForType(PoolHistory.class)).hasSize(1);
+			assertThat(app.getBeanNamesForType(HistoryFeed.class)).hasSize(1);
 		}
 	}
 
@@ -120,11 +139,15 @@ class PoolsPageHttpTests {
 	}
 
 	static ConfigurableApplicationContext start(String... properties) {
+		return start(WebApplicationType.SERVLET, properties);
+	}
+
+	static ConfigurableApplicationContext start(WebApplicationType type, String... properties) {
 		List<String> all = new ArrayList<>(
 				List.of("server.port=0", "spring.main.banner-mode=off", "poolpilot.pools.talk.max-threads=4",
 						"poolpilot.existing-executors.enabled=false", "logging.level.root=warn"));
 		all.addAll(List.of(properties));
-		return new SpringApplicationBuilder(TestApplication.class).web(WebApplicationType.SERVLET)
+		return new SpringApplicationBuilder(TestApplication.class).web(type)
 			.properties(all.toArray(String[]::new))
 			.run();
 	}
