@@ -27,7 +27,7 @@
 		['Queue wait and service time (ms)', [['wait p99', 'p99QueueWaitMs', '#ff7f0e'],
 			['wait mean', 'meanQueueWaitMs', '#ffbb78'], ['service p99', 'p99ServiceTimeMs', '#1f77b4'],
 			['service mean', 'meanServiceTimeMs', '#aec7e8']]],
-		['Refusals by reason (per second)', [['queue full', 'rejectedQueueFull', '#d62728'],
+		['Refusals by reason (per window)', [['queue full', 'rejectedQueueFull', '#d62728'],
 			['queue wait', 'rejectedQueueWait', '#ff7f0e'], ['circuit open', 'rejectedCircuitOpen', '#8c564b'],
 			['shutdown', 'rejectedShutdown', '#7f7f7f']]],
 		["Little's law: λ·W against measured L", [['λ·W (X·R)', littlesW, '#17becf'],

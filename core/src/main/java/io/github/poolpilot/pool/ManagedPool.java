@@ -357,8 +357,9 @@ public final class ManagedPool implements BudgetMember {
 	/**
 	 * Sample the pool's occupancy, its queued tasks and busy threads, into the current
 	 * window if its recorder needs it (when not every task is timed, its means come from
-	 * Little's law); called by the sampler at a fixed period. The queued tasks come from
-	 * the recorder's counts rather than from the queue, whose lock the tasks contend for.
+	 * Little's law); called by the sampler at a fixed period. The queued tasks are the
+	 * queue's length where the executor registered it (every {@code ManagedExecutor}),
+	 * else the recorder's counts.
 	 * @return whether the recorder needed the sample
 	 */
 	public boolean sampleOccupancy() {
