@@ -113,7 +113,8 @@ class RabbitListenerPoolContractTests {
 		assertThat(meters.get("executor.execution").tag("name", "orders").timer().count()).isPositive();
 		assertThat(meters.get("executor.rejected").tag("name", "orders").tag("reason", "queue_full").functionCounter())
 			.isNotNull();
-		assertThat(meters.get("executor.tuning.target").tag("name", "orders").gauge().value()).isEqualTo(1);
+		// The tuner may have grown the pool meanwhile: its size, within its bounds.
+		assertThat(meters.get("executor.tuning.target").tag("name", "orders").gauge().value()).isBetween(1.0, 4.0);
 		orders.serviceMillis = 20;
 		publish(context, 30, 40);
 		await().atMost(Duration.ofSeconds(20))
