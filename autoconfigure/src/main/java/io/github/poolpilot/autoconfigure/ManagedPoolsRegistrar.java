@@ -29,6 +29,7 @@ import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * Registers one {@link ManagedTaskExecutor} bean per entry of {@code poolpilot.pools},
@@ -39,6 +40,12 @@ import org.springframework.util.Assert;
  * @author poolpilot authors
  */
 class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+
+	/**
+	 * The environment of a servlet web application (Spring Web's), as Spring Boot's
+	 * condition on a servlet application reads it.
+	 */
+	private static final String SERVLET_ENVIRONMENT = "org.springframework.web.context.ConfigurableWebEnvironment";
 
 	private @Nullable Environment environment;
 
@@ -82,9 +89,20 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	static PoolpilotProperties bind(Environment environment) {
 		UnknownKeysCheck.check(environment);
 		PoolpilotProperties properties = Binder.get(environment).bindOrCreate("poolpilot", PoolpilotProperties.class);
-		PoolpilotPropertiesValidator.validate(properties);
+		PoolpilotPropertiesValidator.validate(properties, isServletEnvironment(environment));
 		ExistingExecutorsBinding.checkNoBeanIsNamedLikeAGlobalKey(environment);
 		return properties;
+	}
+
+	/**
+	 * Return whether the environment is a servlet web application's, as Spring Boot tells
+	 * a servlet application by its environment; without Spring Web on the class path it
+	 * is not.
+	 */
+	private static boolean isServletEnvironment(Environment environment) {
+		ClassLoader classLoader = environment.getClass().getClassLoader();
+		return ClassUtils.isPresent(SERVLET_ENVIRONMENT, classLoader)
+				&& ClassUtils.resolveClassName(SERVLET_ENVIRONMENT, classLoader).isInstance(environment);
 	}
 
 	static PoolRecorder.Builder recorder(Measurement measurement) {

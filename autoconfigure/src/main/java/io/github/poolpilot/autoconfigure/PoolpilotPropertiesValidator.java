@@ -26,7 +26,14 @@ final class PoolpilotPropertiesValidator {
 	private PoolpilotPropertiesValidator() {
 	}
 
-	static void validate(PoolpilotProperties properties) {
+	/**
+	 * Check the properties.
+	 * @param properties the properties
+	 * @param servlet whether the application is a servlet web application, the only one
+	 * whose web server's threads become the pool {@code http}: elsewhere that pool's
+	 * min-threads take nothing of the budget
+	 */
+	static void validate(PoolpilotProperties properties, boolean servlet) {
 		Map<String, Integer> floors = new LinkedHashMap<>();
 		for (Map.Entry<String, PoolProperties> entry : properties.getPools().entrySet()) {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
@@ -35,7 +42,9 @@ final class PoolpilotPropertiesValidator {
 		WebServer webServer = properties.getWebServer();
 		if (webServer.isEnabled()) {
 			validateWebServer(webServer);
-			floors.put("http", webServer.getMinThreads());
+			if (servlet) {
+				floors.put("http", webServer.getMinThreads());
+			}
 		}
 		FloorsOverBudget overBudget = BudgetSizing.checkFloors(properties.getBudget().getMaxThreads(), floors);
 		if (overBudget != null) {

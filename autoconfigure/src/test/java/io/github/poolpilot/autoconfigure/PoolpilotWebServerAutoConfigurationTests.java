@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
@@ -102,6 +103,21 @@ class PoolpilotWebServerAutoConfigurationTests {
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getAction()).contains("poolpilot.budget.max-threads")
 					.contains("(8: talk 2 + http 6)");
+			});
+	}
+
+	@Test
+	void withoutAWebServerItsMinThreadsTakeNothingOfTheBudget() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(PoolpilotAutoConfiguration.class, PoolpilotWebServerAutoConfiguration.class))
+			.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.web-server.min-threads=6",
+					"poolpilot.pools.talk.min-threads=2", "poolpilot.budget.max-threads=7")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(HttpPool.class);
+				PoolRegistry registry = context.getBean(PoolRegistry.class);
+				assertThat(registry.get("http")).isNull();
+				assertThat(registry.get("talk").minThreads()).isEqualTo(2);
 			});
 	}
 
