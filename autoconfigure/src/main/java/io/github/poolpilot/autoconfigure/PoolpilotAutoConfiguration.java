@@ -3,6 +3,7 @@ package io.github.poolpilot.autoconfigure;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -36,6 +37,7 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -139,10 +141,17 @@ public final class PoolpilotAutoConfiguration {
 	 * word.
 	 */
 	@Bean
-	SmartInitializingSingleton poolpilotExistingExecutorsCheck(Environment environment, PoolRegistry registry) {
+	SmartInitializingSingleton poolpilotExistingExecutorsCheck(Environment environment, PoolRegistry registry,
+			ListableBeanFactory beanFactory, PoolpilotProperties properties) {
 		return () -> {
 			List<String> pools = registry.pools().stream().map(ManagedPool::getName).sorted().toList();
-			ExistingExecutorsBinding.unmatchedNames(environment, pools)
+			// A lazy executor is managed once something asks for it.
+			List<String> names = Stream
+				.concat(pools.stream(),
+						Stream.of(beanFactory.getBeanNamesForType(ThreadPoolTaskExecutor.class, true, false))
+							.filter((name) -> !properties.getExclude().contains(name)))
+				.toList();
+			ExistingExecutorsBinding.unmatchedNames(environment, names)
 				.forEach((name) -> logger.warn("'" + name + "' configures no executor: no ThreadPoolTaskExecutor bean "
 						+ "of that name is managed (it is excluded, or named otherwise). The managed pools are " + pools
 						+ "."));

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolpilot.execution.ExistingExecutor;
 import io.github.poolpilot.guard.TaskGuard;
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.ManagedPool.SizeControl;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -141,7 +142,16 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 		}, this.recorder.get().build(), settings.bounds());
 		existing.getPool().setWeight(settings.weight());
 		existing.setGuard(TaskGuard.of(settings.guards().apply(existing.getPool())));
-		PoolLifecycle.started(this.registry.get(), existing.getPool());
+		try {
+			PoolLifecycle.started(this.registry.get(), existing.getPool());
+		}
+		catch (InvalidPoolSizeException ex) {
+			// Created after start-up (a lazy bean) into a budget the others fill.
+			executor.shutdown();
+			throw new InvalidPoolSizeException(ex.getField(),
+					ex.getMessage() + ": raise poolpilot.budget.max-threads, lower poolpilot.existing-executors."
+							+ beanName + ".min-threads, or leave the executor out with poolpilot.exclude");
+		}
 		ProxyFactory proxy = new ProxyFactory(executor);
 		proxy.setProxyTargetClass(true);
 		proxy.addAdvice(new MeasuringTaskInterceptor(executor, existing));

@@ -31,6 +31,7 @@ import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -258,6 +259,18 @@ class ExistingExecutorsBindingTests {
 	}
 
 	@Test
+	void settingsOfALazyExecutorAreNotWarnedAboutButThoseOfAnExcludedOneAre(CapturedOutput output) {
+		this.runner.withUserConfiguration(LazyAuditExecutorConfiguration.class)
+			.withPropertyValues("poolpilot.existing-executors.auditExecutor.min-threads=1",
+					"poolpilot.existing-executors.reportExecutor.min-threads=2", "poolpilot.exclude=reportExecutor")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("'poolpilot.existing-executors.reportexecutor' configures no executor")
+					.doesNotContain("'poolpilot.existing-executors.auditexecutor' configures no executor");
+			});
+	}
+
+	@Test
 	void excludedNamesThatAreNoBeanAreWarnedAbout(CapturedOutput output) {
 		this.runner.withPropertyValues("poolpilot.exclude=reportExecuter,reportExecutor").run((context) -> {
 			assertThat(context).hasNotFailed();
@@ -299,6 +312,17 @@ class ExistingExecutorsBindingTests {
 			executor.setKeepAliveSeconds(5);
 			executor.setAllowCoreThreadTimeOut(true);
 			return executor;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LazyAuditExecutorConfiguration {
+
+		@Bean
+		@Lazy
+		ThreadPoolTaskExecutor auditExecutor() {
+			return new ThreadPoolTaskExecutor();
 		}
 
 	}

@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,6 +180,40 @@ class ExistingExecutorSizesTests {
 		});
 	}
 
+	@Test
+	void anExecutorThatStartsAfterTheOthersIsFittedIntoWhatTheBudgetHasLeft() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PoolpilotAutoConfiguration.class))
+			.withUserConfiguration(LazyReportExecutorConfiguration.class)
+			.withPropertyValues("poolpilot.budget.max-threads=10", "poolpilot.pools.talk.min-threads=8",
+					"poolpilot.pools.talk.max-threads=8", "poolpilot.existing-executors.report.min-threads=1",
+					"poolpilot.tuning.enabled=false")
+			.run((context) -> {
+				PoolRegistry registry = context.getBean(PoolRegistry.class);
+				ThreadPoolTaskExecutor report = context.getBean("report", ThreadPoolTaskExecutor.class);
+				assertThat(registry.get("report")).isNotNull();
+				assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
+				assertThat(report.getMaxPoolSize()).isEqualTo(2);
+				assertThat(report.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void anExecutorThatStartsAfterTheOthersIsRefusedWhenItsMinThreadsDoNotFit() {
+		// A lazy executor starts with the application's lifecycle, once the pools that
+		// exist were fitted to the budget.
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PoolpilotAutoConfiguration.class))
+			.withUserConfiguration(LazyReportExecutorConfiguration.class)
+			.withPropertyValues("poolpilot.budget.max-threads=10", "poolpilot.pools.talk.min-threads=8",
+					"poolpilot.pools.talk.max-threads=8", "poolpilot.tuning.enabled=false")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidPoolSizeException.class)
+				.hasMessage("minThreads 8 of pool 'report' would bring the pools' threads to 16, over the budget of 10 "
+						+ "threads (allowed: at most 2): raise poolpilot.budget.max-threads, lower "
+						+ "poolpilot.existing-executors.report.min-threads, or leave the executor out with "
+						+ "poolpilot.exclude"));
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class ReportExecutorConfiguration {
 
@@ -190,6 +225,20 @@ class ExistingExecutorSizesTests {
 			executor.setQueueCapacity(2);
 			executor.setThreadNamePrefix("report-");
 			executor.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
+			return executor;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LazyReportExecutorConfiguration {
+
+		@Bean
+		@Lazy
+		ThreadPoolTaskExecutor report() {
+			ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+			executor.setCorePoolSize(8);
+			executor.setMaxPoolSize(8);
 			return executor;
 		}
 

@@ -19,7 +19,8 @@ import io.github.poolpilot.budget.BudgetAllocator.Demand;
  * ({@link BudgetSizing#share}), shares the budget among the pools' demands and says what
  * each may have now ({@link #threadsNow}), applies a new configuration in an order that
  * stays within it ({@link #reconfigure}) and brings pools that joined late within it
- * ({@link #fit}). Nothing outside this package computes with the budget.
+ * ({@link #fit}), and each pool that joins after that ({@link #admit}). Nothing outside
+ * this package computes with the budget.
  * <p>
  * Without a configured maximum the budget is the sum of the pools' max-threads: no limit
  * beyond each pool's own.
@@ -35,6 +36,8 @@ public final class ThreadBudget {
 	private volatile @Nullable Integer maxThreads;
 
 	private volatile Lenders lenders = Lenders.NONE;
+
+	private boolean fitted;
 
 	/**
 	 * Create a budget.
@@ -260,9 +263,45 @@ public final class ThreadBudget {
 		List<Cut> cuts = new ArrayList<>();
 		int[] shortBy = new int[1];
 		change(() -> {
+			this.fitted = true;
 			Integer budget = this.maxThreads;
 			if (budget != null) {
 				shortBy[0] = Math.max(0, Fitting.cut(this.members.get(), allocatedThreads() - budget, budget, cuts));
+			}
+		});
+		return new Fit(cuts, shortBy[0], maxThreads() + shortBy[0]);
+	}
+
+	/**
+	 * Bring a pool that joins after the pools were fitted ({@link #fit}) within the
+	 * budget, as an executor created lazily or a listener container started later. The
+	 * others may be busy, so it alone gives way: it keeps its maximum size where the
+	 * budget has room, idle pools lending to it as to a pool that grows, and otherwise
+	 * shrinks to what is left, down to its min-threads at most. Until the first fit pools
+	 * join as they are, to be fitted together. Call it with the pool among the members.
+	 * @param member the pool that joins
+	 * @return the cut made to it, if any, or how many threads the budget is short by when
+	 * even its min-threads do not fit: nothing changes then
+	 */
+	public Fit admit(BudgetMember member) {
+		List<Cut> cuts = new ArrayList<>(1);
+		int[] shortBy = new int[1];
+		change(() -> {
+			Integer budget = this.maxThreads;
+			if (!this.fitted || budget == null) {
+				return;
+			}
+			int from = member.maxPoolSize();
+			Overrun overrun = Lending.makeRoom(this.members.get(), member, from, budget, this.lenders).overrun();
+			if (overrun == null) {
+				return;
+			}
+			int to = overrun.allowed();
+			shortBy[0] = Math.max(0, Math.max(1, member.minThreads()) - to);
+			if (shortBy[0] == 0) {
+				member.resize(Math.min(member.corePoolSize(), to), to);
+				Lending.makeRoom(this.members.get(), member, to, budget, this.lenders);
+				cuts.add(new Cut(member.getName(), from, to, budget));
 			}
 		});
 		return new Fit(cuts, shortBy[0], maxThreads() + shortBy[0]);

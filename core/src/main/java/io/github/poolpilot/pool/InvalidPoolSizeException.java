@@ -1,8 +1,9 @@
 package io.github.poolpilot.pool;
 
 /**
- * Thrown when a requested pool size violates one of the pool's bounds. Nothing is changed
- * when it is thrown.
+ * Thrown when a requested pool size violates one of the pool's bounds or the budget, or
+ * when a pool that joins the budget does not fit it at its min-threads. Nothing is
+ * changed when it is thrown.
  *
  * @author poolpilot authors
  */
@@ -12,8 +13,8 @@ public class InvalidPoolSizeException extends IllegalArgumentException {
 
 	/**
 	 * Create a new exception.
-	 * @param field the name of the offending field ({@code corePoolSize} or
-	 * {@code maxPoolSize})
+	 * @param field the name of the offending field ({@code corePoolSize},
+	 * {@code maxPoolSize}, or {@code minThreads} for a pool that joins)
 	 * @param message what is wrong and what is allowed
 	 */
 	public InvalidPoolSizeException(String field, String message) {

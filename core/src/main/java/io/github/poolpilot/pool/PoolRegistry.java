@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.budget.ThreadBudget;
@@ -20,6 +22,8 @@ import io.github.poolpilot.budget.ThreadBudget;
  * @author poolpilot authors
  */
 public class PoolRegistry {
+
+	private static final Log logger = LogFactory.getLog(PoolRegistry.class);
 
 	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
@@ -37,19 +41,44 @@ public class PoolRegistry {
 	}
 
 	/**
-	 * Register a pool under its name; it shares the registry's budget from now on.
+	 * Register a pool under its name; it shares the registry's budget from now on. A pool
+	 * that joins once the pools were fitted to the budget is brought within it
+	 * ({@link ThreadBudget#admit}).
 	 * @param pool the pool
 	 * @throws IllegalStateException if a pool of that name is registered already
+	 * @throws InvalidPoolSizeException if the pool's min-threads do not fit the budget;
+	 * it is not registered then
 	 */
 	public synchronized void register(ManagedPool pool) {
-		ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
-		if (previous != null && previous != pool) {
-			throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
+		this.budget.change(() -> {
+			ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
+			if (previous != null && previous != pool) {
+				throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
+			}
+			pool.shareBudget(this.budget);
+			if (previous == null) {
+				admit(pool);
+				this.watchers.forEach((watcher) -> watcher.registered(pool));
+			}
+		});
+	}
+
+	private void admit(ManagedPool pool) {
+		ThreadBudget.Fit fit = this.budget.admit(pool);
+		if (fit.shortBy() > 0) {
+			this.pools.remove(pool.getName(), pool);
+			pool.shareBudget(ThreadBudget.none());
+			int maxThreads = fit.neededMaxThreads() - fit.shortBy();
+			int floor = Math.max(1, pool.minThreads());
+			throw new InvalidPoolSizeException("minThreads",
+					"minThreads " + floor + " of pool '" + pool.getName() + "' would bring the pools' threads to "
+							+ (maxThreads + fit.shortBy()) + ", over the budget of " + maxThreads
+							+ " threads (allowed: at most " + (floor - fit.shortBy()) + ")");
 		}
-		pool.shareBudget(this.budget);
-		if (previous == null) {
-			this.watchers.forEach((watcher) -> watcher.registered(pool));
-		}
+		fit.cuts()
+			.forEach((cut) -> logger
+				.info("Pool '" + cut.pool() + "' joined with its maximum size cut from " + cut.from() + " to "
+						+ cut.to() + " threads, what the budget of " + cut.maxThreads() + " threads has left"));
 	}
 
 	/**

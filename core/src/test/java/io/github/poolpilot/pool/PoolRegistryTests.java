@@ -8,8 +8,11 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.poolpilot.budget.BudgetMember;
+import io.github.poolpilot.budget.Lenders;
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.testsupport.Blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -124,6 +127,96 @@ class PoolRegistryTests {
 		registry.register(pool("talk", 5, 10, 10, 1));
 		assertThat(registry.budget().fit().shortBy()).isEqualTo(3);
 		assertThat(registry.budget().allocatedThreads()).isEqualTo(15);
+	}
+
+	@Test
+	void aPoolThatJoinsAfterTheFitGivesWayAloneDownToItsMinThreads() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 6, 1);
+		registry.register(talk);
+		registry.register(pool("early", 1, 10, 6, 1));
+		// Before the fit pools join as they are, to be fitted together.
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(12);
+		registry.budget().fit();
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
+		registry.unregister(registry.get("early"));
+		ManagedPool late = pool("late", 2, 10, 8, 1);
+		registry.register(late);
+		assertThat(late.getExecutor().getMaximumPoolSize()).isEqualTo(4);
+		assertThat(late.getExecutor().getCorePoolSize()).isEqualTo(4);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
+		ManagedPool fits = pool("fits", 1, 10, 1, 1);
+		registry.unregister(late);
+		registry.register(fits);
+		assertThat(fits.getExecutor().getMaximumPoolSize()).isEqualTo(1);
+	}
+
+	@Test
+	void aPoolThatJoinsAfterTheFitBorrowsIdleThreadsAsAPoolThatGrows() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 2, 10, 8, 1);
+		registry.register(talk);
+		registry.budget().fit();
+		List<String> loans = new ArrayList<>();
+		registry.budget().setLenders(new Lenders() {
+
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				return true;
+			}
+
+			@Override
+			public void lent(Loan loan) {
+				loans.add(loan.lender() + " " + loan.from() + "->" + loan.to() + " to " + loan.borrower());
+			}
+
+		});
+		ManagedPool late = pool("late", 1, 10, 5, 1);
+		registry.register(late);
+		assertThat(late.getExecutor().getMaximumPoolSize()).isEqualTo(5);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(5);
+		assertThat(loans).containsExactly("talk 8->5 to late");
+		ManagedPool later = pool("later", 1, 10, 9, 1);
+		registry.register(later);
+		// Both lend down to their min-threads, 2 and 1, and later is cut to the 7 left.
+		assertThat(later.getExecutor().getMaximumPoolSize()).isEqualTo(7);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(2);
+		assertThat(late.getExecutor().getMaximumPoolSize()).isEqualTo(1);
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(10);
+	}
+
+	@Test
+	void aPoolWhoseMinThreadsDoNotFitIsRefusedAndNothingChanges() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 8, 1);
+		registry.register(talk);
+		registry.budget().fit();
+		List<String> told = new ArrayList<>();
+		registry.watch(new PoolRegistry.Watcher() {
+
+			@Override
+			public void registered(ManagedPool pool) {
+				told.add("+" + pool.getName());
+			}
+
+			@Override
+			public void unregistered(ManagedPool pool) {
+				told.add("-" + pool.getName());
+			}
+
+		});
+		told.clear();
+		ManagedPool late = pool("late", 3, 10, 6, 1);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.register(late))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("minThreads"))
+			.withMessage("minThreads 3 of pool 'late' would bring the pools' threads to 11, over the budget of 10 "
+					+ "threads (allowed: at most 2)");
+		assertThat(registry.get("late")).isNull();
+		assertThat(late.getBudget()).isNotSameAs(registry.budget());
+		assertThat(late.getExecutor().getMaximumPoolSize()).isEqualTo(6);
+		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(8);
+		assertThat(told).isEmpty();
 	}
 
 	@Test
