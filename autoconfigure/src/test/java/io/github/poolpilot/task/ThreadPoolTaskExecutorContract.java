@@ -364,6 +364,28 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 	}
 
 	@Test
+	void theCallerRunsPolicyRunsARefusedTaskThroughTheTaskDecorator() {
+		Thread caller = Thread.currentThread();
+		AtomicReference<Thread> decoratedOn = new AtomicReference<>();
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setQueueCapacity(1);
+			settings.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
+			settings.setTaskDecorator((task) -> () -> {
+				if (Thread.currentThread() == caller) {
+					decoratedOn.set(caller);
+				}
+				task.run();
+			});
+		});
+		occupy(executor);
+		executor.execute(new Task());
+		Task refused = new Task();
+		executor.execute(refused);
+		assertThat(refused.thread()).isSameAs(caller);
+		assertThat(decoratedOn.get()).isSameAs(caller);
+	}
+
+	@Test
 	void theDiscardPolicyDropsARefusedTaskSilently() {
 		ThreadPoolTaskExecutor executor = executor((settings) -> {
 			settings.setQueueCapacity(1);

@@ -10,8 +10,9 @@ import io.github.poolpilot.pool.ManagedPool;
 
 /**
  * Counts every task a pool refuses, tells its guard the task will not run, then applies
- * the pool's rejection policy to the task as it was submitted. Java's default
- * {@link ThreadPoolExecutor.AbortPolicy} becomes one that throws the pool's
+ * the pool's rejection policy to the task as it was submitted, decorated by the pool's
+ * task decorator if it has one. Java's default {@link ThreadPoolExecutor.AbortPolicy}
+ * becomes one that throws the pool's
  * {@link io.github.poolpilot.pool.PoolRejectedException}, still a
  * {@code RejectedExecutionException}.
  *

@@ -227,17 +227,19 @@ final class TimedTask implements Runnable, Future<Object> {
 
 	/**
 	 * Mark a refused task so that it is counted once, as rejected, and return it as the
-	 * rejection policy should see it.
+	 * rejection policy should see it: as Spring's executors hand it, what the task
+	 * decorator made of it, so that a policy that runs it (the caller-runs one) runs it
+	 * decorated.
 	 * @param task the task the executor refused
-	 * @return the submitted task when the executor held it unwrapped, else the executor's
-	 * own task
+	 * @return the submitted task, decorated, when the executor held it in its wrapper,
+	 * else the executor's own task
 	 */
 	static Runnable rejected(Runnable task) {
 		TimedTask timed = (task instanceof TimedTask direct) ? direct : submitting.get();
 		if (timed != null) {
 			STATE.compareAndSet(timed, QUEUED, REJECTED);
 		}
-		return (task instanceof TimedTask direct) ? direct.submitted : task;
+		return (task instanceof TimedTask direct) ? direct.task : task;
 	}
 
 	/**
