@@ -2,7 +2,6 @@ package io.github.poolpilot.task;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -21,8 +20,9 @@ import org.springframework.core.task.TaskRejectedException;
  * way Spring's {@code @Async} advice wraps methods: every submitted task is counted and
  * wrapped with its timestamps before the executor sees it. Futures are made here and the
  * task handed to {@code execute}, so that every kind of submission takes the one measured
- * path. A task the pool's guard refuses is a {@link TaskRejectedException}, as Spring's
- * executors throw.
+ * path, and a future the pool refuses once its task was queued (max-queue-wait) fails
+ * with the refusal. A task the pool's guard refuses is a {@link TaskRejectedException},
+ * as Spring's executors throw.
  * <p>
  * It also keeps the bean's sizes honest: its size setters go through the pool's one
  * checked door (the same checks and errors as a declared pool's), its keep-alive is
@@ -60,12 +60,16 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				return null;
 			}
 			case "submit" -> {
-				FutureTask<?> future = futureOf(task);
-				if (future == null) {
+				if (!(task instanceof Callable<?>) && !(task instanceof Runnable)) {
 					return invocation.proceed();
 				}
-				execute(future, task);
-				return future;
+				try {
+					return (task instanceof Callable<?> callable) ? this.existing.submit(this.target, callable)
+							: this.existing.submit(this.target, (Runnable) task);
+				}
+				catch (RejectedExecutionException ex) {
+					throw taskRejected(ex, task);
+				}
 			}
 			case "submitCompletable" -> {
 				Callable<?> callable = callableOf(task);
@@ -150,16 +154,6 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 	 */
 	private RejectedExecutionException taskRejected(RejectedExecutionException ex, Object task) {
 		return (ex instanceof TaskRejectedException) ? ex : new TaskRejectedException(this.target, task, ex);
-	}
-
-	private static @Nullable FutureTask<?> futureOf(Object task) {
-		if (task instanceof Callable<?> callable) {
-			return new FutureTask<>(callable);
-		}
-		if (task instanceof Runnable runnable) {
-			return new FutureTask<>(runnable, null);
-		}
-		return null;
 	}
 
 	private static @Nullable Callable<?> callableOf(Object task) {

@@ -1,8 +1,12 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -118,6 +122,38 @@ class ExistingExecutorsBindingTests {
 				assertThat(report.getMaxPoolSize()).isEqualTo(5);
 				pool.resize(2, 8);
 				assertThat(report.getMaxPoolSize()).isEqualTo(8);
+			});
+	}
+
+	@Test
+	void aTaskSubmittedToAnExistingExecutorThatWaitedTooLongFailsItsFuture() throws Exception {
+		this.runner
+			.withPropertyValues("poolpilot.existing-executors.reportExecutor.min-threads=1",
+					"poolpilot.existing-executors.reportExecutor.max-threads=1",
+					"poolpilot.existing-executors.reportExecutor.max-queue-wait=50ms")
+			.run((context) -> {
+				ThreadPoolTaskExecutor report = context.getBean("reportExecutor", ThreadPoolTaskExecutor.class);
+				CountDownLatch release = new CountDownLatch(1);
+				report.execute(() -> Blocking.await(release));
+				await().atMost(Duration.ofSeconds(10)).until(() -> report.getActiveCount() == 1);
+				List<String> ran = new CopyOnWriteArrayList<>();
+				Future<String> callable = report.submit(() -> {
+					ran.add("callable");
+					return "done";
+				});
+				Future<?> runnable = report.submit(() -> ran.add("runnable"));
+				// Queued for at least four times the max-queue-wait before a thread is
+				// free.
+				Blocking.sleep(Duration.ofMillis(200));
+				release.countDown();
+				for (Future<?> future : List.of(callable, runnable)) {
+					assertThatExceptionOfType(ExecutionException.class)
+						.isThrownBy(() -> future.get(10, TimeUnit.SECONDS))
+						.havingCause()
+						.isInstanceOfSatisfying(PoolRejectedException.class,
+								(rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.QUEUE_WAIT));
+				}
+				assertThat(ran).isEmpty();
 			});
 	}
 

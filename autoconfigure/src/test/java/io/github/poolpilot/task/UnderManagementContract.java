@@ -5,9 +5,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.pool.PoolRejectedException;
+
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The contract run against an executor under management, a declared pool or an
@@ -24,6 +29,22 @@ abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
 	@Override
 	void explains(IllegalArgumentException refusal) {
 		assertThat(refusal.getMessage()).containsPattern(" of pool '[^']+'").contains("allowed");
+	}
+
+	@Test
+	void aRefusalIsATaskRejectedExceptionCausedByThePoolsRejection() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setQueueCapacity(1));
+		occupy(executor);
+		executor.execute(new Task());
+		Task refused = new Task();
+		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.execute(refused))
+			.havingCause()
+			.isInstanceOfSatisfying(PoolRejectedException.class,
+					(rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.QUEUE_FULL));
+		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.submit(refused))
+			.withCauseInstanceOf(PoolRejectedException.class);
+		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.submitCompletable(refused))
+			.withCauseInstanceOf(PoolRejectedException.class);
 	}
 
 	/**

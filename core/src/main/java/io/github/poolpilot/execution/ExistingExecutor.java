@@ -210,6 +210,35 @@ public final class ExistingExecutor {
 	}
 
 	/**
+	 * Count, time and hand a task to the executor through the given entry, as
+	 * {@link #execute} does, returning its future. When the pool's guard refuses it once
+	 * it was queued (it waited longer than the pool's max-queue-wait), the future fails
+	 * with the pool's rejection and the task never runs.
+	 * @param <T> the result type
+	 * @param entry where the task is handed to the executor
+	 * @param task the task
+	 * @return the future of its result
+	 */
+	public <T> Future<T> submit(Executor entry, Callable<T> task) {
+		RefusableFutureTask<T> future = new RefusableFutureTask<>(task);
+		execute(entry, future);
+		return future;
+	}
+
+	/**
+	 * Count, time and hand a task to the executor through the given entry, as
+	 * {@link #submit(Executor, Callable)} does.
+	 * @param entry where the task is handed to the executor
+	 * @param task the task
+	 * @return the future, completed with {@code null} once the task ran
+	 */
+	public Future<?> submit(Executor entry, Runnable task) {
+		RefusableFutureTask<Object> future = new RefusableFutureTask<>(task, null);
+		execute(entry, future);
+		return future;
+	}
+
+	/**
 	 * Count, time and hand a task whose result completes the returned future to the
 	 * executor through the given entry, as {@link #execute} does. A task that threw is
 	 * counted as failed, and fails the future as {@code supplyAsync}'s: with a

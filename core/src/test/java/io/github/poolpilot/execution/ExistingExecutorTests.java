@@ -124,6 +124,41 @@ class ExistingExecutorTests {
 	}
 
 	@Test
+	void aSubmittedTaskItsGuardRefusesOnceQueuedFailsItsFutureAndNeverRuns() {
+		PoolRejectedException refusal = new PoolRejectedException("talk", RejectionReason.QUEUE_WAIT,
+				Duration.ofSeconds(1));
+		this.existing.setGuard(new TaskGuard() {
+
+			@Override
+			public void beforeRun(long queueWaitNanos, boolean refusable) {
+				if (refusable) {
+					throw refusal;
+				}
+			}
+
+		});
+		List<String> ran = new ArrayList<>();
+		Future<String> callable = this.existing.submit(this.entry, () -> {
+			ran.add("callable");
+			return "done";
+		});
+		Future<?> runnable = this.existing.submit(this.entry, () -> ran.add("runnable"));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(callable::get).withCause(refusal);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(runnable::get).withCause(refusal);
+		assertThat(ran).isEmpty();
+		TaskCounts counts = this.existing.getPool().getRecorder().taskCounts();
+		assertThat(counts.submitted()).isEqualTo(2);
+		assertThat(counts.rejected()).isEqualTo(2);
+	}
+
+	@Test
+	void aSubmittedTaskCompletesItsFutureWithItsResult() throws Exception {
+		Future<String> future = this.existing.submit(this.entry, () -> "done");
+		assertThat(future.get()).isEqualTo("done");
+		assertThat(this.existing.getPool().getRecorder().taskCounts().completed()).isOne();
+	}
+
+	@Test
 	void theGuardIsTheOneSetAndIsClosedWithTheExecutor() {
 		List<String> closed = new ArrayList<>();
 		TaskGuard guard = new TaskGuard() {
