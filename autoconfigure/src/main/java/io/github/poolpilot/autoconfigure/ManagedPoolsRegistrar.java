@@ -132,7 +132,9 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			.queueCapacity(pool.getQueueCapacity())
 			.keepAlive(keepAlive(pool))
 			.threadNamePrefix(name + "-")
-			.awaitTermination(true)
+			// Without a period Spring's executor would let the tasks run on after it shut
+			// down: none means stop at once, as when a period ran out.
+			.awaitTermination(!pool.getAwaitTermination().isZero())
 			.awaitTerminationPeriod(pool.getAwaitTermination())
 			.build(ManagedTaskExecutor.class);
 		if (executor.isAllowCoreThreadTimeOut() && keepAlive(pool).isZero()) {

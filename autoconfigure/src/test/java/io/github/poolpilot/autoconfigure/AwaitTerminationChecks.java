@@ -44,15 +44,20 @@ final class AwaitTerminationChecks {
 
 	/**
 	 * Close the context while a pool of one thread runs a task that never finishes and
-	 * has two more queued, with an await period of 100ms, and check that the two queued
+	 * has two more queued, with the given await period, and check that the two queued
 	 * tasks are cancelled and counted abandoned.
 	 * @param runner the runner that makes the context
+	 * @param awaitTermination the pool's await period, such as {@code 100ms}, or
+	 * {@code 0} for none
 	 * @return the pool's executor, terminated, for the test's own checks
 	 */
-	static ManagedExecutorService tasksLeftAfterTheAwaitPeriodAreAbandoned(ApplicationContextRunner runner) {
+	static ManagedExecutorService tasksLeftAfterTheAwaitPeriodAreAbandoned(ApplicationContextRunner runner,
+			String awaitTermination) {
 		CountDownLatch never = new CountDownLatch(1);
 		ManagedExecutorService[] executor = new ManagedExecutorService[1];
-		runner.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.await-termination=100ms")
+		runner
+			.withPropertyValues("poolpilot.pools.talk.max-threads=1",
+					"poolpilot.pools.talk.await-termination=" + awaitTermination)
 			.run((context) -> {
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
 				executor[0] = talk.getManagedExecutor();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.pool.ManagedPool;
@@ -325,9 +326,11 @@ class PoolpilotAutoConfigurationTests {
 		AwaitTerminationChecks.queuedTasksFinishWithinTheAwaitPeriod(this.runner);
 	}
 
-	@Test
-	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
-		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner);
+	@ParameterizedTest
+	@ValueSource(strings = { "100ms", "0" })
+	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination) {
+		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner,
+				awaitTermination);
 		assertThat(executor.getPool().getRecorder().taskCounts().failed()).isEqualTo(0);
 	}
 

@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.actuate.ThreadPoolsEndpoint;
 import io.github.poolpilot.actuate.ThreadPoolsDescriptor.PoolDescriptor;
@@ -277,9 +279,11 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 		AwaitTerminationChecks.queuedTasksFinishWithinTheAwaitPeriod(this.runner);
 	}
 
-	@Test
-	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned() {
-		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner);
+	@ParameterizedTest
+	@ValueSource(strings = { "100ms", "0" })
+	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination) {
+		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner,
+				awaitTermination);
 		assertThat(executor).isInstanceOf(VirtualManagedExecutor.class);
 		assertThat(executor.getPool().getRecorder().taskCounts().completed()).isEqualTo(1);
 	}
