@@ -91,11 +91,11 @@ public final class PoolpilotAutoConfiguration {
 	@ConditionalOnThreading(Threading.VIRTUAL)
 	@ConditionalOnBooleanProperty(name = "poolpilot.existing-executors.enabled", matchIfMissing = true)
 	static VirtualApplicationTaskExecutorPostProcessor poolpilotVirtualApplicationTaskExecutorPostProcessor(
-			Environment environment) {
+			Environment environment, BeanFactory beanFactory) {
 		PoolpilotProperties properties = ManagedPoolsRegistrar.bind(environment);
 		return new VirtualApplicationTaskExecutorPostProcessor(
 				() -> ManagedPoolsRegistrar.recorder(properties.getMeasurement()), properties.getExclude(),
-				properties.getExistingExecutors().getQueueCapacity(),
+				(own) -> ExistingExecutorsBinding.settings(environment, own, beanFactory),
 				properties.getExistingExecutors().getMaxConcurrency());
 	}
 

@@ -46,6 +46,8 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 
 	private long taskTerminationTimeout;
 
+	private int weight = 1;
+
 	private boolean cancelRemainingTasksOnClose;
 
 	private volatile @Nullable VirtualManagedExecutor managed;
@@ -99,6 +101,23 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	public void setQueueCapacity(int queueCapacity) {
 		ManagedPoolSettings.checkQueueCapacity(queueCapacity);
 		this.queueCapacity = queueCapacity;
+	}
+
+	/**
+	 * Set the pool's weight, its share of the budget when pools compete.
+	 * @param weight the weight, at least 1
+	 * @throws IllegalArgumentException if it is below 1, changing nothing
+	 */
+	public void setWeight(int weight) {
+		VirtualManagedExecutor managed = this.managed;
+		if (managed != null) {
+			managed.getPool().setWeight(weight);
+		}
+		else {
+			Assert.isTrue(weight >= 1, () -> "weight " + weight + " of pool '" + this.poolName
+					+ "' must be at least 1 (allowed: 1 or more)");
+		}
+		this.weight = weight;
 	}
 
 	/**
@@ -162,6 +181,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 			.builder(this.poolName, bounds, this.queueCapacity, this::newThread)
 			.sizes(bounds.maxThreads(), bounds.maxThreads())
 			.buildVirtual();
+		executor.getPool().setWeight(this.weight);
 		this.managed = executor;
 		this.settings.started(executor.getPool());
 	}

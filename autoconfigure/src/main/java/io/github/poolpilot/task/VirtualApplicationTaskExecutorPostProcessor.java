@@ -53,7 +53,7 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 
 	private final Set<String> excluded;
 
-	private final int queueCapacity;
+	private final ExistingExecutorSettings.Source settings;
 
 	private final int maxConcurrency;
 
@@ -61,14 +61,15 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 	 * Create a post-processor.
 	 * @param recorder the measurement settings
 	 * @param excluded bean names to leave alone
-	 * @param queueCapacity the capacity of the queue in front of the limit
+	 * @param settings decides the pool's bounds, queue capacity and weight from the
+	 * executor's own: a pool from 1 to its concurrency limit with an unbounded queue
 	 * @param maxConcurrency the largest limit when Boot sets no concurrency limit
 	 */
 	public VirtualApplicationTaskExecutorPostProcessor(Supplier<PoolRecorder.Builder> recorder,
-			Collection<String> excluded, int queueCapacity, int maxConcurrency) {
+			Collection<String> excluded, ExistingExecutorSettings.Source settings, int maxConcurrency) {
 		this.recorder = recorder;
 		this.excluded = Set.copyOf(excluded);
-		this.queueCapacity = queueCapacity;
+		this.settings = settings;
 		this.maxConcurrency = maxConcurrency;
 	}
 
@@ -107,9 +108,14 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 			logger.info("applicationTaskExecutor is left unmanaged: its concurrency limit of 0 refuses every task");
 			return builder.build();
 		}
+		// Configured as an existing executor whose core size is 1, its maximum size the
+		// limit and its queue unbounded; a virtual pool has no idle threads to keep.
+		ExistingExecutorSettings settings = this.settings.settings(new ExistingExecutorSettings.Own(BEAN_NAME, 1,
+				(limit > 0) ? limit : this.maxConcurrency, Integer.MAX_VALUE, 60));
 		executor.setPoolName(BEAN_NAME);
-		executor.setBounds(new PoolBounds(1, (limit > 0) ? limit : this.maxConcurrency));
-		executor.setQueueCapacity(this.queueCapacity);
+		executor.setBounds(new PoolBounds(Math.max(1, settings.bounds().minThreads()), settings.bounds().maxThreads()));
+		executor.setQueueCapacity(settings.queueCapacity());
+		executor.setWeight(settings.weight());
 		executor.setRecorder(this.recorder.get());
 		executor.setRegistry(beanFactory.getBean(PoolRegistry.class));
 		return executor;

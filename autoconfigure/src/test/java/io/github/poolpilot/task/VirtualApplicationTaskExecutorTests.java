@@ -43,6 +43,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -84,6 +85,33 @@ class VirtualApplicationTaskExecutorTests {
 				.untilAsserted(
 						() -> assertThat(pool.getRecorder().taskCounts()).isEqualTo(new TaskCounts(1, 1, 0, 0, 0)));
 		});
+	}
+
+	@Test
+	void itsExistingExecutorKeysSetItsBoundsQueueAndWeight() {
+		this.runner
+			.withPropertyValues("spring.task.execution.simple.concurrency-limit=40",
+					"poolpilot.existing-executors.applicationTaskExecutor.min-threads=2",
+					"poolpilot.existing-executors.applicationTaskExecutor.max-threads=16",
+					"poolpilot.existing-executors.applicationTaskExecutor.queue-capacity=50",
+					"poolpilot.existing-executors.applicationTaskExecutor.weight=3")
+			.run((context) -> {
+				context.getBean("applicationTaskExecutor");
+				ManagedPool pool = context.getBean(PoolRegistry.class).get("applicationTaskExecutor");
+				assertThat(pool.getBounds()).isEqualTo(new PoolBounds(2, 16));
+				assertThat(pool.getExecutor().getMaximumPoolSize()).isEqualTo(16);
+				assertThat(pool.getExecutor().getQueueCapacity()).isEqualTo(50);
+				assertThat(pool.getWeight()).isEqualTo(3);
+			});
+		this.runner.withPropertyValues("spring.task.execution.simple.concurrency-limit=40").run((context) -> {
+			context.getBean("applicationTaskExecutor");
+			ManagedPool pool = context.getBean(PoolRegistry.class).get("applicationTaskExecutor");
+			assertThat(pool.getBounds()).isEqualTo(new PoolBounds(1, 40));
+			assertThat(pool.getWeight()).isEqualTo(1);
+		});
+		this.runner.withPropertyValues("poolpilot.existing-executors.applicationTaskExecutor.max-threads=0")
+			.run((context) -> assertThat(catchThrowable(() -> context.getBean("applicationTaskExecutor"))).rootCause()
+				.hasMessageContaining("poolpilot.existing-executors.applicationTaskExecutor.max-threads"));
 	}
 
 	@Test
