@@ -60,19 +60,7 @@ class PoolRegistryTests {
 		ManagedPool talk = pool("talk", 1, 6, 4, 1);
 		registry.register(talk);
 		List<String> told = new ArrayList<>();
-		registry.watch(new PoolRegistry.Watcher() {
-
-			@Override
-			public void registered(ManagedPool pool) {
-				told.add("+" + pool.getName());
-			}
-
-			@Override
-			public void unregistered(ManagedPool pool) {
-				told.add("-" + pool.getName());
-			}
-
-		});
+		registry.watch(telling(told));
 		ManagedPool listener = pool("orders", 1, 6, 1, 1);
 		registry.register(listener);
 		registry.register(listener);
@@ -193,19 +181,7 @@ class PoolRegistryTests {
 		registry.register(talk);
 		registry.budget().fit();
 		List<String> told = new ArrayList<>();
-		registry.watch(new PoolRegistry.Watcher() {
-
-			@Override
-			public void registered(ManagedPool pool) {
-				told.add("+" + pool.getName());
-			}
-
-			@Override
-			public void unregistered(ManagedPool pool) {
-				told.add("-" + pool.getName());
-			}
-
-		});
+		registry.watch(telling(told));
 		told.clear();
 		ManagedPool late = pool("late", 3, 10, 6, 1);
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.register(late))
@@ -260,6 +236,25 @@ class PoolRegistryTests {
 			.filter((executor) -> executor.getPool() == pool)
 			.findFirst()
 			.orElseThrow();
+	}
+
+	/**
+	 * A watcher that notes each pool that joins (+name) or leaves (-name).
+	 */
+	private static PoolRegistry.Watcher telling(List<String> told) {
+		return new PoolRegistry.Watcher() {
+
+			@Override
+			public void registered(ManagedPool pool) {
+				told.add("+" + pool.getName());
+			}
+
+			@Override
+			public void unregistered(ManagedPool pool) {
+				told.add("-" + pool.getName());
+			}
+
+		};
 	}
 
 	private ManagedPool pool(String name, int min, int max, int size, int weight) {
