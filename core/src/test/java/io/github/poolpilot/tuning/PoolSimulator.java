@@ -359,7 +359,8 @@ final class PoolSimulator {
 		if (pool.running < pool.size) {
 			start(task);
 		}
-		else if (pool.queue.size() < pool.queueCapacity) {
+		else if (pool.queue.size() < pool.queueCapacity
+				+ ((this.overflow == Overflow.QUEUE) ? Math.max(0, pool.bounds.maxThreads() - pool.size) : 0)) {
 			pool.queue.add(task);
 		}
 		else if (pool.running < overflowCap(pool)) {
@@ -475,7 +476,7 @@ final class PoolSimulator {
 	 */
 	private int overflowCap(SimulatedPool pool) {
 		return switch (this.overflow) {
-			case NONE -> pool.size;
+			case NONE, QUEUE -> pool.size;
 			case TO_MAX -> pool.bounds.maxThreads();
 			case HALF_AGAIN -> Math.min(pool.bounds.maxThreads(), Math.max((int) (1.5 * pool.size), pool.size + 1));
 			case IN_BURSTS -> pool.bursting ? pool.bounds.maxThreads() : pool.size;
@@ -813,6 +814,11 @@ final class PoolSimulator {
 		 * None: the task is refused.
 		 */
 		NONE,
+
+		/**
+		 * Into the queue, beyond its capacity by the threads the pool may still add.
+		 */
+		QUEUE,
 
 		/**
 		 * Up to the pool's max-threads.

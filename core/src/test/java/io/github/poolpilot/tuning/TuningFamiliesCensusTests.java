@@ -28,7 +28,8 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * the pool meets its load before any window measured a service time. With
  * {@code -Dpoolpilot-tests.census.overflow=to-max} ({@code half-again},
  * {@code in-bursts}) the tuned pool starts threads beyond its size for the tasks that
- * find its queue full ({@link Overflow}).
+ * find its queue full, and with {@code queue} it queues them beyond its queue's capacity
+ * by the threads it may still add ({@link Overflow}).
  * <p>
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
  * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
