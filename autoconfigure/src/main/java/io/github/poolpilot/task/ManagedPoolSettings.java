@@ -5,6 +5,7 @@ import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorBuilder;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
@@ -70,8 +71,8 @@ final class ManagedPoolSettings {
 	 * @param threadFactory the factory of the pool's threads
 	 * @return the builder
 	 */
-	ManagedExecutor.Builder builder(String name, PoolBounds bounds, int queueCapacity, ThreadFactory threadFactory) {
-		ManagedExecutor.Builder builder = ManagedExecutor.builder(name, bounds, queueCapacity)
+	ManagedExecutorBuilder builder(String name, PoolBounds bounds, int queueCapacity, ThreadFactory threadFactory) {
+		ManagedExecutorBuilder builder = ManagedExecutor.builder(name, bounds, queueCapacity)
 			.threadFactory(threadFactory)
 			.recorder(this.recorder.build());
 		TaskDecorator decorator = this.taskDecorator;

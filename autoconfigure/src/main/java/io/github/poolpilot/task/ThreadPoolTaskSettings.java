@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorBuilder;
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.guard.TaskGuard;
@@ -116,7 +117,7 @@ final class ThreadPoolTaskSettings {
 		if (bounds == null) {
 			bounds = new PoolBounds(Math.min(sizes.core(), 1), sizes.max());
 		}
-		ManagedExecutor.Builder builder = this.pool.builder(name, bounds, sizes.queueCapacity(), threadFactory)
+		ManagedExecutorBuilder builder = this.pool.builder(name, bounds, sizes.queueCapacity(), threadFactory)
 			.sizes(sizes.core(), sizes.max())
 			.keepAlive(sizes.keepAlive())
 			.allowCoreThreadTimeOut(this.allowCoreThreadTimeOut);

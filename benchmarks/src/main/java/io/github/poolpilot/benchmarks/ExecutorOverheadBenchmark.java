@@ -38,6 +38,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorBuilder;
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
@@ -209,7 +210,7 @@ public class ExecutorOverheadBenchmark {
 	 * tasks to time.
 	 */
 	private ExecutorService managed(PoolRecorder recorder, boolean virtual) {
-		ManagedExecutor.Builder builder = ManagedExecutor
+		ManagedExecutorBuilder builder = ManagedExecutor
 			.builder("bench", new PoolBounds(this.poolSize, this.poolSize), QUEUE_CAPACITY)
 			.sizes(this.poolSize, this.poolSize)
 			.recorder(recorder);

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.execution.ManagedExecutor.Builder;
 import io.github.poolpilot.guard.TaskGuard;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
@@ -107,7 +106,7 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @throws UnsupportedOperationException if the JVM is older than Java 21
 	 * @throws InvalidPoolSizeException if the initial sizes violate the bounds
 	 */
-	protected VirtualManagedExecutor(Builder builder) {
+	protected VirtualManagedExecutor(ManagedExecutorBuilder builder) {
 		if (!isSupported()) {
 			throw new UnsupportedOperationException(
 					"Pool '" + builder.name() + "' cannot run on virtual threads: " + unsupportedMessage());

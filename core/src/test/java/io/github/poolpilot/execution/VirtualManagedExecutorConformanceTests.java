@@ -34,7 +34,7 @@ class VirtualManagedExecutorConformanceTests extends ThreadPoolExecutorConforman
 	@Override
 	ThreadPoolExecutor newExecutor(Settings settings) {
 		Hooks hooks = this.hooks;
-		ManagedExecutor.Builder builder = ManagedExecutor
+		ManagedExecutorBuilder builder = ManagedExecutor
 			.builder("conformance", new PoolBounds(0, 16), settings.queueCapacity())
 			.sizes(settings.corePoolSize(), settings.maxPoolSize())
 			.keepAlive(settings.keepAlive())

@@ -54,7 +54,7 @@ class VirtualManagedExecutorCountingTests {
 		AtomicBoolean ran = new AtomicBoolean();
 		Runnable refused = () -> ran.set(true);
 		ThreadFactory virtual = VirtualThreads.factory("test-");
-		ManagedExecutor.Builder builder = ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+		ManagedExecutorBuilder builder = ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
 			.sizes(1, 1)
 			.threadFactory((task) -> {
 				Thread thread = virtual.newThread(task);

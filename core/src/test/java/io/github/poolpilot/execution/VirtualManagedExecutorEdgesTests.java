@@ -94,11 +94,11 @@ class VirtualManagedExecutorEdgesTests {
 
 	@Test
 	void buildingWithARefusedKeepAliveFailsAsForAPlatformPool() {
-		ManagedExecutor.Builder negative = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+		ManagedExecutorBuilder negative = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
 			.keepAlive(Duration.ofSeconds(-10));
 		assertThatIllegalArgumentException().isThrownBy(negative::buildVirtual)
 			.withMessage("keep-alive -10 s of pool 'talk' is negative (allowed: 0 or more)");
-		ManagedExecutor.Builder zero = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
+		ManagedExecutorBuilder zero = ManagedExecutor.builder("talk", new PoolBounds(1, 4), 10)
 			.keepAlive(Duration.ZERO)
 			.allowCoreThreadTimeOut(true);
 		assertThatIllegalArgumentException().isThrownBy(zero::buildVirtual)

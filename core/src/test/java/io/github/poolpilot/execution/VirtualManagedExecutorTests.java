@@ -592,7 +592,7 @@ class VirtualManagedExecutorTests {
 		return track(virtual("test", limit, queueCapacity).buildVirtual());
 	}
 
-	private static ManagedExecutor.Builder virtual(String name, int limit, int queueCapacity) {
+	private static ManagedExecutorBuilder virtual(String name, int limit, int queueCapacity) {
 		return ManagedExecutor.builder(name, new PoolBounds(1, 16), queueCapacity).sizes(Math.min(limit, 1), limit);
 	}
 

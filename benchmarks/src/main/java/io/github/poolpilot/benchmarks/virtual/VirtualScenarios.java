@@ -29,6 +29,7 @@ import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor;
+import io.github.poolpilot.execution.ManagedExecutorBuilder;
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.measure.NanoClock;
 import io.github.poolpilot.pool.PoolBounds;
@@ -276,7 +277,7 @@ public final class VirtualScenarios {
 			PoolSampler sampler = null;
 			switch (this.mode) {
 				case "platform", "virtual" -> {
-					ManagedExecutor.Builder builder = ManagedExecutor
+					ManagedExecutorBuilder builder = ManagedExecutor
 						.builder(this.scenario, new PoolBounds(1, MAX_THREADS), QUEUE_CAPACITY)
 						.sizes(this.initialSize, this.initialSize);
 					pool = "virtual".equals(this.mode) ? builder.buildVirtual() : builder.build();
