@@ -13,6 +13,7 @@ import io.github.poolpilot.budget.BudgetSizing.Planned;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.guard.QueueWaitLimit;
 import io.github.poolpilot.guard.TaskGuard;
@@ -105,7 +106,7 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				&& ClassUtils.resolveClassName(SERVLET_ENVIRONMENT, classLoader).isInstance(environment);
 	}
 
-	static PoolRecorder.Builder recorder(Measurement measurement) {
+	static PoolRecorderBuilder recorder(Measurement measurement) {
 		return PoolRecorder.builder()
 			.timingSampleEvery(measurement.getTimingSampleEvery())
 			.cpuSampleEvery(measurement.getCpuSampleEvery());

@@ -10,7 +10,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -38,7 +38,7 @@ public class ExistingSchedulersPostProcessor implements DestructionAwareBeanPost
 
 	private final Supplier<PoolRegistry> registry;
 
-	private final Supplier<PoolRecorder.Builder> recorder;
+	private final Supplier<PoolRecorderBuilder> recorder;
 
 	private final Set<String> excluded;
 
@@ -54,7 +54,7 @@ public class ExistingSchedulersPostProcessor implements DestructionAwareBeanPost
 	 * @param excluded bean names to leave alone
 	 * @param settings the bounds and weight of every scheduler's pool
 	 */
-	public ExistingSchedulersPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorder.Builder> recorder,
+	public ExistingSchedulersPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorderBuilder> recorder,
 			Collection<String> excluded, Settings settings) {
 		this.registry = registry;
 		this.recorder = recorder;

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ExistingExecutor;
 import io.github.poolpilot.guard.TaskGuard;
-import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.ManagedPool.SizeControl;
@@ -50,7 +50,7 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 
 	private final Supplier<PoolRegistry> registry;
 
-	private final Supplier<PoolRecorder.Builder> recorder;
+	private final Supplier<PoolRecorderBuilder> recorder;
 
 	private final Set<String> excluded;
 
@@ -68,7 +68,7 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 	 * @param excluded bean names to leave alone
 	 * @param settings decides how each executor is managed
 	 */
-	public ExistingExecutorsPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorder.Builder> recorder,
+	public ExistingExecutorsPostProcessor(Supplier<PoolRegistry> registry, Supplier<PoolRecorderBuilder> recorder,
 			Collection<String> excluded, ExistingExecutorSettings.Source settings) {
 		this.registry = registry;
 		this.recorder = recorder;

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.execution.ManagedExecutorBuilder;
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -25,7 +26,7 @@ final class ManagedPoolSettings {
 
 	private @Nullable PoolBounds bounds;
 
-	private PoolRecorder.Builder recorder = PoolRecorder.builder();
+	private PoolRecorderBuilder recorder = PoolRecorder.builder();
 
 	private @Nullable PoolRegistry registry;
 
@@ -39,7 +40,7 @@ final class ManagedPoolSettings {
 		this.bounds = bounds;
 	}
 
-	void setRecorder(PoolRecorder.Builder recorder) {
+	void setRecorder(PoolRecorderBuilder recorder) {
 		this.recorder = recorder;
 	}
 

@@ -7,9 +7,8 @@ import java.util.concurrent.Future;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
-import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 
@@ -124,7 +123,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	 * Set how the pool's tasks are measured.
 	 * @param recorder a recorder builder with the measurement settings
 	 */
-	public void setRecorder(PoolRecorder.Builder recorder) {
+	public void setRecorder(PoolRecorderBuilder recorder) {
 		this.settings.setRecorder(recorder);
 	}
 

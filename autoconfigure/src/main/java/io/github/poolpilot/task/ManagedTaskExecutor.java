@@ -18,7 +18,7 @@ import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.guard.TaskGuard;
-import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -84,7 +84,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 	 * Set how the pool's tasks are measured.
 	 * @param recorder a recorder builder with the measurement settings
 	 */
-	public void setRecorder(PoolRecorder.Builder recorder) {
+	public void setRecorder(PoolRecorderBuilder recorder) {
 		this.settings.pool().setRecorder(recorder);
 	}
 

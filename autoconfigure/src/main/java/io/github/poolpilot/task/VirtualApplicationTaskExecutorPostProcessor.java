@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.github.poolpilot.pool.PoolBounds;
-import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.apache.commons.logging.Log;
@@ -49,7 +49,7 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 	 */
 	public static final String BEAN_NAME = "applicationTaskExecutor";
 
-	private final Supplier<PoolRecorder.Builder> recorder;
+	private final Supplier<PoolRecorderBuilder> recorder;
 
 	private final Set<String> excluded;
 
@@ -65,7 +65,7 @@ public class VirtualApplicationTaskExecutorPostProcessor implements BeanFactoryP
 	 * executor's own: a pool from 1 to its concurrency limit with an unbounded queue
 	 * @param maxConcurrency the largest limit when Boot sets no concurrency limit
 	 */
-	public VirtualApplicationTaskExecutorPostProcessor(Supplier<PoolRecorder.Builder> recorder,
+	public VirtualApplicationTaskExecutorPostProcessor(Supplier<PoolRecorderBuilder> recorder,
 			Collection<String> excluded, ExistingExecutorSettings.Source settings, int maxConcurrency) {
 		this.recorder = recorder;
 		this.excluded = Set.copyOf(excluded);

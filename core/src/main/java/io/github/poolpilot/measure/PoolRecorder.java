@@ -1,9 +1,6 @@
 package io.github.poolpilot.measure;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.function.IntSupplier;
-import java.util.function.IntUnaryOperator;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -45,15 +42,15 @@ public final class PoolRecorder {
 
 	private final RecorderWindow window;
 
-	private PoolRecorder(Builder builder) {
-		this.clock = builder.clock;
-		this.cpuClock = (builder.cpuSampleEvery > 0) ? builder.cpuClock : null;
-		this.timing = new TimingSample(builder.timingSampleEvery, (this.cpuClock != null) ? builder.cpuSampleEvery : 0,
-				builder.draw);
-		this.processors = builder.processors;
-		this.scheduledRuns = builder.scheduledRuns ? new ScheduledRuns() : null;
+	PoolRecorder(PoolRecorderBuilder builder) {
+		this.clock = builder.clock();
+		this.cpuClock = builder.cpuClock();
+		this.timing = new TimingSample(builder.timingSampleEvery(),
+				(this.cpuClock != null) ? builder.cpuSampleEvery() : 0, builder.draw());
+		this.processors = builder.processors();
+		this.scheduledRuns = builder.recordsScheduledRuns() ? new ScheduledRuns() : null;
 		this.window = new RecorderWindow(this.clock, this.totals.reader(), this.timing, this.processors,
-				builder.targetCpuUtilization, this.scheduledRuns);
+				builder.targetCpuUtilization(), this.scheduledRuns);
 	}
 
 	/**
@@ -62,8 +59,8 @@ public final class PoolRecorder {
 	 * available processors and a target CPU utilization of 1.
 	 * @return a new builder
 	 */
-	public static Builder builder() {
-		return new Builder();
+	public static PoolRecorderBuilder builder() {
+		return new PoolRecorderBuilder();
 	}
 
 	/**
@@ -349,148 +346,6 @@ public final class PoolRecorder {
 		 * @param serviceNanos how long it ran
 		 */
 		void taskTimed(long queueWaitNanos, long serviceNanos);
-
-	}
-
-	/**
-	 * Builds a {@link PoolRecorder}.
-	 */
-	public static final class Builder {
-
-		private NanoClock clock = NanoClock.SYSTEM;
-
-		private @Nullable NanoClock cpuClock = systemCpuClock();
-
-		private int timingSampleEvery = 1;
-
-		private IntUnaryOperator draw = TimingSample.THREAD_LOCAL_RANDOM;
-
-		private int cpuSampleEvery = 16;
-
-		private int processors = Runtime.getRuntime().availableProcessors();
-
-		private double targetCpuUtilization = 1.0;
-
-		private boolean scheduledRuns;
-
-		private Builder() {
-		}
-
-		/**
-		 * Record a scheduler's runs: each run's submit time is when it was due, so that
-		 * its queue wait is its lateness, and the recorder keeps its
-		 * {@link ScheduledRuns}.
-		 * @return this builder
-		 */
-		public Builder scheduledRuns() {
-			this.scheduledRuns = true;
-			return this;
-		}
-
-		/**
-		 * Set the clock that timestamps tasks and windows.
-		 * @param clock the clock
-		 * @return this builder
-		 */
-		public Builder clock(NanoClock clock) {
-			this.clock = clock;
-			return this;
-		}
-
-		/**
-		 * Set the clock that reads the current thread's CPU time, in nanoseconds.
-		 * @param cpuClock the CPU clock
-		 * @return this builder
-		 */
-		public Builder cpuClock(NanoClock cpuClock) {
-			this.cpuClock = cpuClock;
-			return this;
-		}
-
-		/**
-		 * Time at most one task in {@code every}: 1, the default, lets the load decide
-		 * (every task below about a thousand a window, fewer above). Counts stay exact
-		 * whatever the value.
-		 * @param every the sampling interval, at least 1
-		 * @return this builder
-		 */
-		public Builder timingSampleEvery(int every) {
-			if (every < 1) {
-				throw new IllegalArgumentException("timingSampleEvery must be at least 1 but was " + every);
-			}
-			this.timingSampleEvery = every;
-			return this;
-		}
-
-		/**
-		 * Set the uniform draw in [0, bound) that picks the tasks to time, so that a test
-		 * can seed it.
-		 * @param draw the draw
-		 * @return this builder
-		 */
-		Builder draw(IntUnaryOperator draw) {
-			this.draw = draw;
-			return this;
-		}
-
-		/**
-		 * Read the thread CPU time of one timed task in {@code every}; 0 turns CPU
-		 * sampling off.
-		 * @param every the sampling interval, 0 or more
-		 * @return this builder
-		 */
-		public Builder cpuSampleEvery(int every) {
-			if (every < 0) {
-				throw new IllegalArgumentException("cpuSampleEvery must be 0 (off) or more but was " + every);
-			}
-			this.cpuSampleEvery = every;
-			return this;
-		}
-
-		/**
-		 * Set the processor count used by the per-CPU and Goetz figures.
-		 * @param processors the number of processors, at least 1
-		 * @return this builder
-		 */
-		public Builder processors(int processors) {
-			if (processors < 1) {
-				throw new IllegalArgumentException("processors must be at least 1 but was " + processors);
-			}
-			this.processors = processors;
-			return this;
-		}
-
-		/**
-		 * Set the CPU utilization the Goetz recommendation aims for.
-		 * @param utilization a fraction in (0, 1]
-		 * @return this builder
-		 */
-		public Builder targetCpuUtilization(double utilization) {
-			if (!(utilization > 0 && utilization <= 1)) {
-				throw new IllegalArgumentException("targetCpuUtilization must be in (0, 1] but was " + utilization);
-			}
-			this.targetCpuUtilization = utilization;
-			return this;
-		}
-
-		/**
-		 * Build the recorder; its first window starts now.
-		 * @return a new recorder
-		 */
-		public PoolRecorder build() {
-			return new PoolRecorder(this);
-		}
-
-		private static @Nullable NanoClock systemCpuClock() {
-			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-			if (!threads.isCurrentThreadCpuTimeSupported()) {
-				return null;
-			}
-			if (!threads.isThreadCpuTimeEnabled()) {
-				threads.setThreadCpuTimeEnabled(true);
-			}
-			return threads::getCurrentThreadCpuTime;
-		}
 
 	}
 

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.measure.ScheduledRuns;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
@@ -45,7 +46,7 @@ public final class ExistingScheduler {
 	 * made it and keeps its own copy of the size; only the pool calls it, after its
 	 * checks
 	 * @param recorder the recorder that measures its runs, built with
-	 * {@link PoolRecorder.Builder#scheduledRuns()}
+	 * {@link PoolRecorderBuilder#scheduledRuns()}
 	 * @param bounds the range its size must stay in
 	 * @throws InvalidPoolSizeException if the executor's size is outside the bounds
 	 */
