@@ -2,22 +2,24 @@ package io.github.poolpilot.webserver;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
 
 import io.github.poolpilot.pool.PoolRejectedException;
 import io.github.poolpilot.web.RejectionProblem;
 
+import org.springframework.boot.json.JsonWriter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -33,11 +35,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class HttpRefusalFilter extends OncePerRequestFilter {
 
 	/**
-	 * Writes a problem detail as Spring MVC does: its properties at the top level.
+	 * Writes a problem detail as Spring MVC does, its properties at the top level, with
+	 * Spring Boot's own writer: the application may have no JSON library.
 	 */
-	private static final JsonMapper JSON = JsonMapper.builder()
-		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
-		.build();
+	private static final JsonWriter<Map<String, Object>> JSON = JsonWriter.standard();
 
 	private final int rejectionStatus;
 
@@ -65,7 +66,7 @@ public class HttpRefusalFilter extends OncePerRequestFilter {
 		HttpStatus status = RejectionProblem.status(rejection, this.rejectionStatus);
 		ProblemDetail problem = RejectionProblem.of(rejection, status);
 		problem.setInstance(instance(request));
-		byte[] body = JSON.writeValueAsBytes(problem);
+		byte[] body = JSON.writeToString(members(problem)).getBytes(StandardCharsets.UTF_8);
 		response.setStatus(status.value());
 		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(RejectionProblem.retryAfterSeconds(rejection)));
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
@@ -79,6 +80,30 @@ public class HttpRefusalFilter extends OncePerRequestFilter {
 		}
 		String path = request.getRequestURI().substring(request.getContextPath().length());
 		return path.equals(this.managementBasePath) || path.startsWith(this.managementBasePath + "/");
+	}
+
+	/**
+	 * The problem's members in the order Spring MVC writes them, those without a value
+	 * left out.
+	 */
+	private static Map<String, Object> members(ProblemDetail problem) {
+		Map<String, Object> members = new LinkedHashMap<>();
+		members.put("type", problem.getType().toString());
+		putIfPresent(members, "title", problem.getTitle());
+		members.put("status", problem.getStatus());
+		putIfPresent(members, "detail", problem.getDetail());
+		putIfPresent(members, "instance", problem.getInstance());
+		Map<String, @Nullable Object> properties = problem.getProperties();
+		if (properties != null) {
+			properties.forEach((name, value) -> putIfPresent(members, name, value));
+		}
+		return members;
+	}
+
+	private static void putIfPresent(Map<String, Object> members, String name, @Nullable Object value) {
+		if (value != null) {
+			members.put(name, (value instanceof URI uri) ? uri.toString() : value);
+		}
 	}
 
 	/**

@@ -94,6 +94,8 @@ class ClasspathMatrixTests {
 
 	private static final String HTTP_POOL = "poolpilotHttpPool";
 
+	private static final String HTTP_REFUSALS = "poolpilotHttpRefusalFilter";
+
 	private static final String TOMCAT_CUSTOMIZER = "poolpilotTomcatHttpPoolCustomizer";
 
 	private static final String JETTY_CUSTOMIZER = "poolpilotJettyHttpPoolCustomizer";
@@ -115,6 +117,8 @@ class ClasspathMatrixTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("'poolpilot.pools.work.max-thread'"));
 		plain(classPath).run((context) -> assertThat(context).hasNotFailed().hasBean("work"));
+		servlet(classPath).withPropertyValues("poolpilot.web-server.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean(HTTP_POOL).hasBean(HTTP_REFUSALS));
 	}
 
 	@Test
