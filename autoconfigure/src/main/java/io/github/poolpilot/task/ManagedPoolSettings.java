@@ -64,6 +64,22 @@ final class ManagedPoolSettings {
 	}
 
 	/**
+	 * Check a queue capacity set once the pool runs: its queue was made with room for a
+	 * number of tasks and keeps it, so only that number is allowed.
+	 * @param pool the running pool
+	 * @param queueCapacity the queue capacity
+	 * @throws IllegalArgumentException naming the pool if it differs from the live
+	 * queue's
+	 */
+	static void checkQueueCapacity(ManagedPool pool, int queueCapacity) {
+		int capacity = pool.getExecutor().getQueueCapacity();
+		Assert.isTrue(queueCapacity == capacity,
+				() -> "queue capacity " + queueCapacity + " of pool '" + pool.getName()
+						+ "' cannot be set while the pool runs, its queue was made for " + capacity
+						+ " tasks (allowed: " + capacity + "; set it before the pool starts)");
+	}
+
+	/**
 	 * Return a builder for the pool, measured as set and with the task decorator, if any,
 	 * applied to each task.
 	 * @param name the pool's name

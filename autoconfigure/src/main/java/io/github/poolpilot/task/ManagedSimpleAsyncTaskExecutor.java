@@ -94,11 +94,18 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 	}
 
 	/**
-	 * Set the capacity of the queue in front of the limit.
+	 * Set the capacity of the queue in front of the limit, before the pool starts: the
+	 * running pool's queue keeps the capacity it was made with.
 	 * @param queueCapacity the queue capacity, at least 1
+	 * @throws IllegalArgumentException if it is below 1, or, naming the pool, if it
+	 * differs from the running pool's, changing nothing
 	 */
 	public void setQueueCapacity(int queueCapacity) {
 		ManagedPoolSettings.checkQueueCapacity(queueCapacity);
+		VirtualManagedExecutor managed = this.managed;
+		if (managed != null) {
+			ManagedPoolSettings.checkQueueCapacity(managed.getPool(), queueCapacity);
+		}
 		this.queueCapacity = queueCapacity;
 	}
 

@@ -193,9 +193,20 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		setAwaitTerminationMillis(awaitTerminationSeconds * 1000L);
 	}
 
+	/**
+	 * Set the capacity of the pool's queue, before it starts: the running pool's queue
+	 * keeps the capacity it was made with.
+	 * @param queueCapacity the queue capacity, at least 1
+	 * @throws IllegalArgumentException if it is below 1, or, naming the pool, if it
+	 * differs from the running pool's, changing nothing
+	 */
 	@Override
 	public void setQueueCapacity(int queueCapacity) {
 		ManagedPoolSettings.checkQueueCapacity(queueCapacity);
+		ManagedExecutorService managed = this.managed;
+		if (managed != null) {
+			ManagedPoolSettings.checkQueueCapacity(managed.getPool(), queueCapacity);
+		}
 		super.setQueueCapacity(queueCapacity);
 	}
 

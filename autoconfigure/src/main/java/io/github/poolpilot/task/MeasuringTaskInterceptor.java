@@ -26,7 +26,8 @@ import org.springframework.core.task.TaskRejectedException;
  * <p>
  * It also keeps the bean's sizes honest: its size setters go through the pool's one
  * checked door (the same checks and errors as a declared pool's), its keep-alive is
- * checked as a declared pool's is, its size getters answer the live pool, and
+ * checked as a declared pool's is, a queue capacity other than the live queue's is
+ * refused as a declared pool's is, its size getters answer the live pool, and
  * {@code getThreadPoolExecutor()} answers a checked view of the live executor instead of
  * the executor itself, whose setters nothing could intercept.
  *
@@ -98,6 +99,13 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				ManagedPool pool = this.existing.getPool();
 				pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
 				return null;
+			}
+			case "setQueueCapacity" -> {
+				if (task instanceof Integer queueCapacity) {
+					// The live queue keeps its capacity: only that one reads back true.
+					ManagedPoolSettings.checkQueueCapacity(this.existing.getPool(), queueCapacity);
+				}
+				return invocation.proceed();
 			}
 			case "setKeepAliveSeconds" -> {
 				if (task instanceof Integer keepAliveSeconds) {

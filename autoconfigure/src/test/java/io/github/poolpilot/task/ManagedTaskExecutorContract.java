@@ -134,6 +134,15 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 			.withMessageContaining("over the budget of 3 threads (allowed: at most 3)");
 		assertThat(executor.getMaxPoolSize()).isEqualTo(2);
 		assertThat(executor.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setCorePoolSize(5))
+			.withMessageContaining("over the budget of 3 threads (allowed: at most 3)");
+		assertThatExceptionOfType(InvalidPoolSizeException.class)
+			.isThrownBy(() -> executor.getThreadPoolExecutor().setMaximumPoolSize(5))
+			.withMessageContaining("over the budget of 3 threads (allowed: at most 3)");
+		assertThat(executor.getCorePoolSize()).isOne();
+		assertThat(executor.getMaxPoolSize()).isEqualTo(2);
+		assertThat(executor.getThreadPoolExecutor().getCorePoolSize()).isOne();
+		assertThat(executor.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
 		executor.setMaxPoolSize(3);
 		assertThat(executor.getMaxPoolSize()).isEqualTo(3);
 	}

@@ -123,6 +123,14 @@ abstract class ThreadPoolTaskExecutorContract extends AsyncTaskExecutorContract 
 	}
 
 	@Test
+	void aQueueCapacitySetWhileRunningKeepsTheLiveQueue() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setQueueCapacity(5));
+		executor.setQueueCapacity(6);
+		assertThat(executor.getQueueCapacity()).isEqualTo(6);
+		assertThat(executor.getThreadPoolExecutor().getQueue().remainingCapacity()).isEqualTo(5);
+	}
+
+	@Test
 	void theSettingsGivenBeforeInitializationReachTheLiveExecutor() {
 		RejectedExecutionHandler policy = new ThreadPoolExecutor.DiscardPolicy();
 		ThreadPoolTaskExecutor executor = executor((settings) -> {

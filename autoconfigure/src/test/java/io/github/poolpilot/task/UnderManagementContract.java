@@ -13,6 +13,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The contract run against an executor under management, a declared pool or an
@@ -45,6 +46,25 @@ abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
 			.withCauseInstanceOf(PoolRejectedException.class);
 		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.submitCompletable(refused))
 			.withCauseInstanceOf(PoolRejectedException.class);
+	}
+
+	/**
+	 * Difference: the running pool's queue keeps the capacity it was made with, and so
+	 * does Spring's, whose getter then reads a capacity the queue does not have: a
+	 * different one is refused, naming the pool and what is allowed, and the getter still
+	 * reads the live queue's.
+	 */
+	@Override
+	@Test
+	void aQueueCapacitySetWhileRunningKeepsTheLiveQueue() {
+		ThreadPoolTaskExecutor executor = executor((settings) -> settings.setQueueCapacity(5));
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setQueueCapacity(6))
+			.satisfies(this::explains)
+			.withMessageContaining("cannot be set while the pool runs, its queue was made for 5 tasks (allowed: 5;");
+		assertThat(executor.getQueueCapacity()).isEqualTo(5);
+		assertThat(executor.getThreadPoolExecutor().getQueue().remainingCapacity()).isEqualTo(5);
+		executor.setQueueCapacity(5);
+		assertThat(executor.getQueueCapacity()).isEqualTo(5);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.github.poolpilot.pool.InvalidPoolSizeException;
+import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -15,6 +16,7 @@ import org.springframework.core.task.TaskRejectedException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -126,6 +128,49 @@ class VirtualManagedSimpleAsyncTaskExecutorContractTests extends SimpleAsyncTask
 		assertThat(third.ran()).isFalse();
 		this.release.countDown();
 		await().atMost(WAIT).until(third::ran);
+	}
+
+	/**
+	 * A concurrency limit within the pool's bounds is refused when the thread budget has
+	 * no room for it, naming what is allowed, and nothing changes: the budget counts a
+	 * virtual pool's limit as threads.
+	 */
+	@Test
+	void aConcurrencyLimitOverTheThreadBudgetIsRefused() {
+		ManagedSimpleAsyncTaskExecutor executor = new ManagedSimpleAsyncTaskExecutor();
+		executor.setPoolName("contract-" + names.incrementAndGet());
+		executor.setRegistry(new PoolRegistry(3));
+		executor.setConcurrencyLimit(2);
+		executor.afterPropertiesSet();
+		stopAfterTest(executor::close);
+		executor.setBounds(new PoolBounds(1, 8));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> executor.setConcurrencyLimit(5))
+			.withMessageContaining("over the budget of 3 threads (allowed: at most 3)");
+		assertThat(executor.getConcurrencyLimit()).isEqualTo(2);
+		assertThat(executor.getManagedExecutor().getPool().maxPoolSize()).isEqualTo(2);
+		executor.setConcurrencyLimit(3);
+		assertThat(executor.getManagedExecutor().getPool().maxPoolSize()).isEqualTo(3);
+	}
+
+	/**
+	 * The running pool's queue keeps the capacity it was made with: a different one is
+	 * refused, naming the pool and what is allowed, and the queue still holds as many
+	 * tasks as before.
+	 */
+	@Test
+	void aQueueCapacitySetWhileRunningIsRefusedUnlessUnchanged() {
+		ManagedSimpleAsyncTaskExecutor executor = managed((settings) -> {
+			settings.setConcurrencyLimit(1);
+			settings.setQueueCapacity(1);
+		});
+		assertThatIllegalArgumentException().isThrownBy(() -> executor.setQueueCapacity(2))
+			.withMessageMatching("queue capacity 2 of pool 'contract-\\d+' cannot be set while the pool runs, "
+					+ "its queue was made for 1 tasks \\(allowed: 1; set it before the pool starts\\)");
+		executor.setQueueCapacity(1);
+		occupy(executor);
+		executor.execute(new Task());
+		assertThatExceptionOfType(TaskRejectedException.class).isThrownBy(() -> executor.execute(new Task()));
+		assertThat(executor.getManagedExecutor().getQueueCapacity()).isOne();
 	}
 
 	private ManagedSimpleAsyncTaskExecutor managed(Consumer<ManagedSimpleAsyncTaskExecutor> settings) {
