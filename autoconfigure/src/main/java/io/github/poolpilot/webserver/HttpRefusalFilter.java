@@ -88,7 +88,7 @@ public class HttpRefusalFilter extends OncePerRequestFilter {
 	 */
 	private static Map<String, Object> members(ProblemDetail problem) {
 		Map<String, Object> members = new LinkedHashMap<>();
-		members.put("type", problem.getType().toString());
+		putIfPresent(members, "type", problem.getType());
 		putIfPresent(members, "title", problem.getTitle());
 		members.put("status", problem.getStatus());
 		putIfPresent(members, "detail", problem.getDetail());

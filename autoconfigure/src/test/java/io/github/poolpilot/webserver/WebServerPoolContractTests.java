@@ -162,7 +162,6 @@ abstract class WebServerPoolContractTests {
 		assertThat(problem.get("pool").asString()).isEqualTo("http");
 		assertThat(problem.get("status").asInt()).isEqualTo(503);
 		assertThat(problem.get("reason").asString()).isEqualTo("QUEUE_FULL");
-		assertThat(problem.get("type").asString()).isEqualTo("about:blank");
 		assertThat(problem.get("title").asString()).isEqualTo("Service Unavailable");
 		assertThat(problem.get("instance").asString()).isEqualTo("/work");
 		assertThat(problem.get("detail").asString()).contains("http");
