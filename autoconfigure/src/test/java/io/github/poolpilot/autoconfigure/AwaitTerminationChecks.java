@@ -1,13 +1,18 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 
 import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.task.ManagedTaskExecutor;
 import io.github.poolpilot.testsupport.Blocking;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,16 +50,19 @@ final class AwaitTerminationChecks {
 	/**
 	 * Close the context while a pool of one thread runs a task that never finishes and
 	 * has two more queued, with the given await period, and check that the two queued
-	 * tasks are cancelled and counted abandoned.
+	 * tasks are cancelled, their futures too, and counted abandoned, and that the log
+	 * says so only when the pool waited (with none, Spring's executor stops it at once).
 	 * @param runner the runner that makes the context
 	 * @param awaitTermination the pool's await period, such as {@code 100ms}, or
 	 * {@code 0} for none
+	 * @param output the test's output
 	 * @return the pool's executor, terminated, for the test's own checks
 	 */
 	static ManagedExecutorService tasksLeftAfterTheAwaitPeriodAreAbandoned(ApplicationContextRunner runner,
-			String awaitTermination) {
+			String awaitTermination, CapturedOutput output) {
 		CountDownLatch never = new CountDownLatch(1);
 		ManagedExecutorService[] executor = new ManagedExecutorService[1];
+		List<Future<?>> queued = new ArrayList<>();
 		runner
 			.withPropertyValues("poolpilot.pools.talk.max-threads=1",
 					"poolpilot.pools.talk.await-termination=" + awaitTermination)
@@ -62,11 +70,19 @@ final class AwaitTerminationChecks {
 				ManagedTaskExecutor talk = context.getBean("talk", ManagedTaskExecutor.class);
 				executor[0] = talk.getManagedExecutor();
 				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
-				talk.execute(() -> Blocking.await(never));
+				queued.add(talk.submit(() -> Blocking.await(never)));
+				queued.add(talk.submit(() -> Blocking.await(never)));
 			});
 		await().atMost(Duration.ofSeconds(10)).until(executor[0]::isTerminated);
 		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
+		assertThat(queued).allSatisfy((future) -> assertThat(future).isCancelled());
+		if (Duration.ZERO.equals(DurationStyle.detectAndParse(awaitTermination))) {
+			assertThat(output).doesNotContain("Pool 'talk'");
+		}
+		else {
+			assertThat(output).contains("Pool 'talk' did not finish within",
+					": cancelled 2 queued and interrupted 1 running tasks");
+		}
 		return executor[0];
 	}
 

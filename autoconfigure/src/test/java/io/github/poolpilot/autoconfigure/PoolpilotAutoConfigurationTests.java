@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,8 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -53,6 +56,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author poolpilot authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PoolpilotAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -328,9 +332,9 @@ class PoolpilotAutoConfigurationTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "100ms", "0" })
-	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination) {
+	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination, CapturedOutput output) {
 		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner,
-				awaitTermination);
+				awaitTermination, output);
 		assertThat(executor.getPool().getRecorder().taskCounts().failed()).isEqualTo(0);
 	}
 

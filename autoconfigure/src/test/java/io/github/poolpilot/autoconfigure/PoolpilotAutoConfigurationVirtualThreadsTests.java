@@ -13,6 +13,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +47,8 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -61,6 +64,7 @@ import static org.awaitility.Awaitility.await;
  * @author poolpilot authors
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
+@ExtendWith(OutputCaptureExtension.class)
 class PoolpilotAutoConfigurationVirtualThreadsTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
@@ -281,9 +285,9 @@ class PoolpilotAutoConfigurationVirtualThreadsTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "100ms", "0" })
-	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination) {
+	void tasksLeftAfterTheAwaitPeriodAreCancelledAndCountedAbandoned(String awaitTermination, CapturedOutput output) {
 		ManagedExecutorService executor = AwaitTerminationChecks.tasksLeftAfterTheAwaitPeriodAreAbandoned(this.runner,
-				awaitTermination);
+				awaitTermination, output);
 		assertThat(executor).isInstanceOf(VirtualManagedExecutor.class);
 		assertThat(executor.getPool().getRecorder().taskCounts().completed()).isEqualTo(1);
 	}

@@ -114,6 +114,47 @@ class CircuitBreakerGuardTests {
 		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isOne();
 	}
 
+	@Test
+	void aTimedOutTaskThatSwallowsTheInterruptIsRecordedAsTheSuccessItReports() throws Exception {
+		CircuitBreaker breaker = CircuitBreaker.of("talk",
+				CircuitBreakerConfig.custom().slowCallDurationThreshold(Duration.ofMillis(50)).build());
+		this.pool.setGuard(TaskGuard.of(List.of(new CircuitBreakerGuard(this.pool.getPool(), breaker),
+				new TaskTimeouts(this.pool.getPool(), Duration.ofMillis(100)))));
+		Future<String> swallowing = this.pool.submit(() -> {
+			try {
+				new CountDownLatch(1).await();
+			}
+			catch (InterruptedException ex) {
+				// Swallowed: the task reports a success.
+			}
+			return "swallowed";
+		});
+		assertThat(swallowing.get(10, TimeUnit.SECONDS)).isEqualTo("swallowed");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(breaker.getMetrics().getNumberOfSuccessfulCalls()).isOne());
+		assertThat(breaker.getMetrics().getNumberOfSlowSuccessfulCalls()).isOne();
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isOne();
+	}
+
+	@Test
+	void aTimeoutsInterruptNeverReachesTheThreadsNextTask() throws Exception {
+		this.pool.setGuard(new TaskTimeouts(this.pool.getPool(), Duration.ofMillis(50)));
+		// Runs past its timeout until it is interrupted, without clearing the flag, so
+		// that the flag is still set when it returns.
+		Future<Boolean> deaf = this.pool.submit(() -> {
+			long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (!Thread.currentThread().isInterrupted() && System.nanoTime() < until) {
+				Thread.onSpinWait();
+			}
+			return Thread.currentThread().isInterrupted();
+		});
+		assertThat(deaf.get(10, TimeUnit.SECONDS)).isTrue();
+		// The pool has one thread: the next task runs on the same one.
+		assertThat(this.pool.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS)).isFalse();
+		assertThat(this.pool.getPool().getRecorder().taskCounts().timedOut()).isOne();
+	}
+
 	private void run(Callable<String> task) throws Exception {
 		assertThat(this.pool.submit(task).get(10, TimeUnit.SECONDS)).isEqualTo("ok");
 	}

@@ -5,14 +5,20 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
+import io.github.poolpilot.measure.RejectionReason;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
+import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -77,6 +83,42 @@ class AsyncCompletableFutureTests {
 		});
 	}
 
+	/**
+	 * A declared pool's {@code max-queue-wait} reaches {@code @Async} methods: one that
+	 * returns a {@code CompletableFuture} sees its future fail with the pool's rejection
+	 * (wrapped in a {@code CompletionException}, as its own failures are), and a
+	 * {@code void} one, whose future Spring discards, is not run and is counted.
+	 */
+	@Test
+	void anAsyncMethodThatWaitedPastTheMaxQueueWaitIsRefusedWhenItsTurnComes() {
+		this.runner
+			.withPropertyValues("poolpilot.pools.talk.max-threads=1", "poolpilot.pools.talk.max-queue-wait=200ms")
+			.run((context) -> {
+				Calls calls = context.getBean(Calls.class);
+				ManagedPool talk = context.getBean(PoolRegistry.class).get("talk");
+				CountDownLatch release = new CountDownLatch(1);
+				CompletableFuture<String> held = calls.holdOnTalk(release);
+				await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 1);
+				CompletableFuture<String> waited = calls.quickOnTalk();
+				calls.quickVoidOnTalk();
+				assertThat(talk.getExecutor().getQueueSize()).isEqualTo(2);
+				// The queued calls' wait must pass max-queue-wait before the running one
+				// ends.
+				await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+				release.countDown();
+				assertThat(held).succeedsWithin(Duration.ofSeconds(10)).isEqualTo("released");
+				Throwable seen = waited.handle((result, ex) -> ex).get(10, TimeUnit.SECONDS);
+				assertThat(seen).isInstanceOf(CompletionException.class)
+					.cause()
+					.isInstanceOfSatisfying(PoolRejectedException.class,
+							(rejection) -> assertThat(rejection.getReason()).isEqualTo(RejectionReason.QUEUE_WAIT));
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(
+							() -> assertThat(talk.getRecorder().taskCounts().rejections().queueWait()).isEqualTo(2));
+				assertThat(calls.quickRuns()).isZero();
+			});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableAsync
 	static class Executors {
@@ -114,6 +156,33 @@ class AsyncCompletableFutureTests {
 		@Async("own")
 		CompletableFuture<String> onOwn() throws IOException {
 			throw new IOException("downstream down on own");
+		}
+
+		private final AtomicInteger quickRan = new AtomicInteger();
+
+		/**
+		 * How many of the quick calls ran, read through the method: the bean is a proxy
+		 * whose own fields are not the instance's.
+		 */
+		int quickRuns() {
+			return this.quickRan.get();
+		}
+
+		@Async("talk")
+		CompletableFuture<String> holdOnTalk(CountDownLatch release) {
+			Blocking.await(release);
+			return CompletableFuture.completedFuture("released");
+		}
+
+		@Async("talk")
+		CompletableFuture<String> quickOnTalk() {
+			this.quickRan.incrementAndGet();
+			return CompletableFuture.completedFuture("ran");
+		}
+
+		@Async("talk")
+		void quickVoidOnTalk() {
+			this.quickRan.incrementAndGet();
 		}
 
 	}
