@@ -18,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
@@ -30,8 +29,9 @@ import org.springframework.context.annotation.Bean;
  *
  * @author poolpilot authors
  */
-@AutoConfiguration(after = { PoolpilotAutoConfiguration.class, MetricsAutoConfiguration.class,
-		CompositeMeterRegistryAutoConfiguration.class })
+@AutoConfiguration(after = PoolpilotAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
 @ConditionalOnBean({ MeterRegistry.class, PoolRegistry.class })
 @ConditionalOnBooleanProperty(name = "poolpilot.enabled", matchIfMissing = true)

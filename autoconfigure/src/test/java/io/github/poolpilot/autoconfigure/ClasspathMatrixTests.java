@@ -40,6 +40,8 @@ class ClasspathMatrixTests {
 
 	private static final String[] ACTUATOR = { "org.springframework.boot.actuate" };
 
+	private static final String[] HEALTH_MODULE = { "org.springframework.boot.health" };
+
 	/**
 	 * Micrometer, and Resilience4j's Spring Boot module, which needs it.
 	 */
@@ -85,6 +87,10 @@ class ClasspathMatrixTests {
 	private static final String PROMETHEUS_REGISTRY = "prometheusMeterRegistry";
 
 	private static final String HEALTH = "threadpoolsHealthIndicator";
+
+	private static final String CLUSTER = "poolpilotClusterCoordinator";
+
+	private static final String CLUSTER_HEALTH = "poolpilotClusterHealthIndicator";
 
 	private static final String REJECTIONS = "poolRejectionExceptionHandler";
 
@@ -166,6 +172,26 @@ class ClasspathMatrixTests {
 	}
 
 	@Test
+	void withoutSpringBootHealthTheHealthContributionsStepAside() {
+		ClassPathWithout classPath = new ClassPathWithout(HEALTH_MODULE);
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(ENDPOINT)
+			.hasBean(METERS)
+			.hasBean(REJECTIONS)
+			.doesNotHaveBean(HEALTH));
+		// No Redis listens on port 1: the coordinator starts all the same, says once
+		// that it cannot reach the group, and keeps its pool on its own lease.
+		servlet(classPath)
+			.withPropertyValues("poolpilot.cluster.enabled=true", "poolpilot.cluster.group=matrix",
+					"poolpilot.pools.work.cluster.max-threads=4", "spring.data.redis.port=1")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasBean(CLUSTER)
+				.doesNotHaveBean(CLUSTER_HEALTH)
+				.doesNotHaveBean(HEALTH));
+	}
+
+	@Test
 	void withoutMicrometerTheMetersStepAside() {
 		ClassPathWithout classPath = new ClassPathWithout(MICROMETER);
 		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
@@ -206,6 +232,30 @@ class ClasspathMatrixTests {
 		servlet(classPath).withPropertyValues("poolpilot.pools.work.resilience.circuit-breaker=work")
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("poolpilot.pools.work.resilience.circuit-breaker"));
+	}
+
+	@Test
+	void withoutResilience4jsCircuitBreakerItsTimeLimitersStay() {
+		ClassPathWithout classPath = new ClassPathWithout("io.github.resilience4j.circuitbreaker");
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(TIME_LIMITERS)
+			.doesNotHaveBean(CIRCUIT_BREAKERS));
+		servlet(classPath).withPropertyValues("poolpilot.pools.work.resilience.circuit-breaker=work")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.pools.work.resilience.circuit-breaker"));
+	}
+
+	@Test
+	void withoutResilience4jsTimeLimiterItsCircuitBreakersStay() {
+		ClassPathWithout classPath = new ClassPathWithout("io.github.resilience4j.timelimiter");
+		servlet(classPath).run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("work")
+			.hasBean(CIRCUIT_BREAKERS)
+			.doesNotHaveBean(TIME_LIMITERS));
+		servlet(classPath).withPropertyValues("poolpilot.pools.work.resilience.time-limiter=work")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.pools.work.resilience.time-limiter"));
 	}
 
 	@Test
