@@ -23,6 +23,8 @@ enum Shape {
 
 	JETTY("jetty", "jetty", JettySmokeTests.class),
 
+	WEBMVC_NO_JACKSON("webmvc-no-jackson", "webmvc-no-jackson", WebMvcNoJacksonSmokeTests.class),
+
 	KUBERNETES_ENVIRONMENT("kubernetes-environment", "webmvc-actuator", KubernetesEnvironmentSmokeTests.class);
 
 	private final String id;
