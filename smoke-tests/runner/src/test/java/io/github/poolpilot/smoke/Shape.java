@@ -25,6 +25,8 @@ enum Shape {
 
 	WEBMVC_NO_JACKSON("webmvc-no-jackson", "webmvc-no-jackson", WebMvcNoJacksonSmokeTests.class),
 
+	RABBIT_LISTENER("rabbit-listener", "rabbit-listener", RabbitListenerSmokeTests.class),
+
 	KUBERNETES_ENVIRONMENT("kubernetes-environment", "webmvc-actuator", KubernetesEnvironmentSmokeTests.class);
 
 	private final String id;
