@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +95,56 @@ class ManagedExecutorCountingTests {
 
 	private ManagedExecutor pool() {
 		return track(ManagedExecutor.builder("test", new PoolBounds(1, 1), 10).sizes(1, 1).build());
+	}
+
+	/**
+	 * A subclass's {@code beforeExecute} that throws (after calling its super's, as it
+	 * must): the task does not run and {@code afterExecute} is not called, as in
+	 * {@code ThreadPoolExecutor}. It is counted once, as completed, a documented limit:
+	 * {@code ThreadPoolExecutor} counts it among the tasks its threads ran, where the
+	 * pool reads its completions, and tells nobody before that count.
+	 */
+	@Test
+	void aTaskWhoseBeforeExecuteThrowsIsCountedOnceAsCompleted() {
+		AtomicBoolean ran = new AtomicBoolean();
+		Runnable refused = () -> ran.set(true);
+		ManagedExecutorBuilder builder = ManagedExecutor.builder("test", new PoolBounds(1, 1), 10)
+			.sizes(1, 1)
+			.threadFactory((task) -> {
+				Thread thread = new Thread(task);
+				thread.setUncaughtExceptionHandler((t, ex) -> {
+				});
+				return thread;
+			});
+		List<Runnable> afterExecuted = new CopyOnWriteArrayList<>();
+		ManagedExecutor pool = track(new ManagedExecutor(builder) {
+
+			@Override
+			protected void beforeExecute(Thread thread, Runnable task) {
+				super.beforeExecute(thread, task);
+				if (ManagedExecutor.submittedTask(task) == refused) {
+					throw new IllegalStateException("hook failed");
+				}
+			}
+
+			@Override
+			protected void afterExecute(Runnable task, @Nullable Throwable thrown) {
+				super.afterExecute(task, thrown);
+				afterExecuted.add(ManagedExecutor.submittedTask(task));
+			}
+
+		});
+		pool.execute(refused);
+		CountDownLatch next = new CountDownLatch(1);
+		Runnable counting = next::countDown;
+		pool.execute(counting);
+		Blocking.await(next);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(pool.getPool().getRecorder().taskCounts())
+				.isEqualTo(new TaskCounts(2, 2, 0, 0, 0)));
+		assertThat(ran).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> afterExecuted.size() == 1);
+		assertThat(afterExecuted).containsExactly(counting);
 	}
 
 	private ManagedExecutor track(ManagedExecutor pool) {
