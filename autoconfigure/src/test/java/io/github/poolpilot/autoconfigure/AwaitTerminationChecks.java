@@ -77,7 +77,7 @@ final class AwaitTerminationChecks {
 		assertThat(executor[0].getPool().getRecorder().taskCounts().abandoned()).isEqualTo(2);
 		assertThat(queued).allSatisfy((future) -> assertThat(future).isCancelled());
 		if (Duration.ZERO.equals(DurationStyle.detectAndParse(awaitTermination))) {
-			assertThat(output).doesNotContain("Pool 'talk'");
+			assertThat(output).doesNotContain("queued and interrupted");
 		}
 		else {
 			assertThat(output).contains("Pool 'talk' did not finish within",
