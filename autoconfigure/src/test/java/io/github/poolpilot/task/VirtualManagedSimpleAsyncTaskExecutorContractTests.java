@@ -137,8 +137,7 @@ class VirtualManagedSimpleAsyncTaskExecutorContractTests extends SimpleAsyncTask
 	 */
 	@Test
 	void aConcurrencyLimitOverTheThreadBudgetIsRefused() {
-		ManagedSimpleAsyncTaskExecutor executor = new ManagedSimpleAsyncTaskExecutor();
-		executor.setPoolName("contract-" + names.incrementAndGet());
+		ManagedSimpleAsyncTaskExecutor executor = (ManagedSimpleAsyncTaskExecutor) newExecutor();
 		executor.setRegistry(new PoolRegistry(3));
 		executor.setConcurrencyLimit(2);
 		executor.afterPropertiesSet();

@@ -1,7 +1,12 @@
 package io.github.poolpilot.smoke.nojackson;
 
+import java.util.concurrent.TimeUnit;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -24,19 +29,30 @@ public class NoJacksonApplication {
 
 		private static final Log logger = LogFactory.getLog(Requests.class);
 
+		private final PoolRegistry pools;
+
+		public Requests(PoolRegistry pools) {
+			this.pools = pools;
+		}
+
 		@GetMapping("/ping")
 		public String ping() {
 			return "pong";
 		}
 
 		/**
-		 * Holds the request thread for four seconds, so that the requests after it wait
-		 * in the queue or are refused.
+		 * Holds the request thread until the web server's pool has refused two requests
+		 * (30 s at most), so that the requests after it wait in the queue or are refused
+		 * however slow the machine.
 		 */
 		@GetMapping("/hold")
 		public String hold() throws InterruptedException {
 			logger.info("Holding the request thread");
-			Thread.sleep(4000);
+			ManagedPool http = this.pools.get("http");
+			long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (http.getRecorder().taskCounts().rejected() < 2 && System.nanoTime() < until) {
+				Thread.sleep(10);
+			}
 			return "held";
 		}
 
