@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
@@ -237,12 +238,20 @@ public final class ClusterRun {
 			else {
 				this.failed[instance].increment();
 				this.failures
-					.computeIfAbsent(
-							(response != null) ? "HTTP " + response.statusCode() : ex.getClass().getSimpleName(),
+					.computeIfAbsent((response != null) ? "HTTP " + response.statusCode() : failure(ex),
 							(key) -> new LongAdder())
 					.increment();
 			}
 		});
+	}
+
+	/**
+	 * What a request that got no answer failed with: the cause the client's
+	 * {@code CompletionException} wraps (a timeout, a refused connection).
+	 */
+	private static String failure(Throwable ex) {
+		Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+		return cause.getClass().getSimpleName();
 	}
 
 	private void sampleInstances() {
