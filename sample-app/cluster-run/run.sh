@@ -8,7 +8,8 @@
 #
 # Usage: sample-app/cluster-run/run.sh
 # Needs a JDK 17+, redis-server on the PATH and the ports above free. RESULTS and IMAGES
-# name other folders for the results and the plot.
+# name other folders for the results and the plot; BUILD=false starts the jars already
+# built instead of building them first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 for port in 18101 18102 18103 18190; do
@@ -18,7 +19,9 @@ for port in 18101 18102 18103 18190; do
 	fi
 done
 command -v redis-server > /dev/null || { echo "redis-server is missing" >&2; exit 1; }
-nice -n 19 ./mvnw -B -ntp -q -pl sample-app,benchmarks -am package -DskipTests
+JAR=sample-app/target/poolpilot-sample-app-0.1.0-SNAPSHOT.jar
+. sample-app/load-test/common.sh
+build_jars "$JAR" benchmarks/target/benchmarks.jar -- -ntp -pl sample-app,benchmarks -am
 java -jar benchmarks/target/benchmarks.jar cluster-run \
-	--app "$(ls sample-app/target/poolpilot-sample-app-*.jar | grep -v original | head -1)" \
+	--app "$JAR" \
 	--results "${RESULTS:-sample-app/cluster-run/results}" --images "${IMAGES:-docs/images/cluster}"

@@ -1,7 +1,34 @@
-# What the load test's runs share, sourced by run.sh and listeners.sh (not run on its own):
-# the sample started in the background and stopped on exit, the machine's description and
-# load, and the wait for a quiet machine. Each run sets MACHINE, its machine.txt, before
+# What the load test's runs share, sourced by run.sh and listeners.sh, and by the cluster
+# run's run.sh for its build (not run on its own):
+# the build, the sample started in the background and stopped on exit, the machine's
+# description and load, and the wait for a quiet machine. Each run sets MACHINE, its machine.txt, before
 # describe_machine and wait_for_quiet.
+
+# Build the jars a run starts with Maven's arguments given ("-pl sample-app -am"), unless
+# BUILD=false, which starts the jars already built instead (after a build of one's own, or
+# in CI, whose docs' commands build them first). Each jar named must then exist.
+build_jars() {
+	local jars=()
+	while [ "$1" != "--" ]; do
+		jars+=("$1")
+		shift
+	done
+	shift
+	case "${BUILD:-true}" in
+		true) ./mvnw -q -B "$@" package -DskipTests ;;
+		false)
+			for jar in "${jars[@]}"; do
+				if [ ! -f "$jar" ]; then
+					echo "BUILD=false, but $jar is missing: build it first, or leave BUILD unset" >&2
+					exit 1
+				fi
+			done
+			echo "(BUILD=false: the jars already built)" ;;
+		*)
+			echo "BUILD is '$BUILD'; allowed: true (the default) or false" >&2
+			exit 2 ;;
+	esac
+}
 
 APP_PID=
 # Stop the sample (APP_PID), if it runs: TERM, then KILL after 20 s.

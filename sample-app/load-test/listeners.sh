@@ -11,7 +11,8 @@
 # Usage: sample-app/load-test/listeners.sh [--wait-for-quiet]   (or run.sh --listeners)
 # Settings (environment): PORT (18435), ORDERS (4000), SERVICE_TIME_MS (50),
 # DOWNSTREAM_CAPACITY (4), MAX_SECONDS (300, the longest the flood may take to drain),
-# RESULTS (sample-app/load-test/results-listeners).
+# RESULTS (sample-app/load-test/results-listeners), BUILD (true; false starts the jar already
+# built instead of building it first).
 # Needs a JDK 17+, curl and RabbitMQ on 127.0.0.1:5672 (guest/guest); Maven comes from the
 # wrapper.
 set -euo pipefail
@@ -50,7 +51,7 @@ fi
 require_free_port "$PORT"
 
 echo "Building the sample..."
-./mvnw -q -B -pl sample-app -am package -DskipTests
+build_jars "$JAR" -- -pl sample-app -am
 
 mkdir -p "$RESULTS"
 rm -f "$RESULTS"/*.csv "$RESULTS"/*.txt "$RESULTS"/*.log "$RESULTS"/summary.md

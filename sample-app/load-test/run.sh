@@ -32,7 +32,8 @@
 # OVERLOAD_SECONDS (60), TALK_RATE (200/s), PROBE_RATE (2 start/stop pairs per second),
 # DOWNSTREAM_LATENCY_MS (300), DOWNSTREAM_CAPACITY (20 calls at once),
 # BASELINE_THREADS (400, the poolpilot side's whole budget), MONITOR_TAIL_SECONDS (20, how
-# long the pools are still sampled after the last request), RESULTS, IMAGES.
+# long the pools are still sampled after the last request), RESULTS, IMAGES, BUILD (true;
+# false starts the jars already built instead of building them first).
 # Needs a JDK 17+ and curl; Maven comes from the wrapper.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -133,7 +134,8 @@ machine_ticks() {
 }
 
 echo "Building the sample, the plots and the simulation..."
-./mvnw -q -B -pl sample-app,benchmarks -am package -DskipTests ${BUILD_PROFILES[@]+"${BUILD_PROFILES[@]}"}
+build_jars "$JAR" benchmarks/target/benchmarks.jar -- -pl sample-app,benchmarks -am \
+	${BUILD_PROFILES[@]+"${BUILD_PROFILES[@]}"}
 ./mvnw -q -B -f sample-app/load-test/pom.xml test-compile
 
 require_free_port "$PORT"
