@@ -1,8 +1,8 @@
 # What the load test's runs share, sourced by run.sh and listeners.sh, and by the cluster
-# run's run.sh for its build (not run on its own):
-# the build, the sample started in the background and stopped on exit, the machine's
-# description and load, and the wait for a quiet machine. Each run sets MACHINE, its machine.txt, before
-# describe_machine and wait_for_quiet.
+# run's run.sh for its build (not run on its own): the build, the sample started in the
+# background and stopped on exit, the machine's description and load, and the wait for a
+# quiet machine. Each run sets MACHINE, its machine.txt, before describe_machine and
+# wait_for_quiet.
 
 # Build the jars a run starts with Maven's arguments given ("-pl sample-app -am"), unless
 # BUILD=false, which starts the jars already built instead (after a build of one's own, or
