@@ -292,15 +292,20 @@ public final class ThreadBudget {
 				return;
 			}
 			int from = member.maxPoolSize();
-			Overrun overrun = Lending.makeRoom(this.members.get(), member, from, budget, this.lenders).overrun();
-			if (overrun == null) {
-				return;
+			int to = from;
+			Overrun overrun = Lending.makeRoom(this.members.get(), member, to, budget, this.lenders).overrun();
+			// Each try lends what the lenders leave idle then: tasks that reached them
+			// since the last one leave less, and the pool gives way to what is left.
+			while (overrun != null) {
+				to = overrun.allowed();
+				shortBy[0] = Math.max(0, Math.max(1, member.minThreads()) - to);
+				if (shortBy[0] > 0) {
+					return;
+				}
+				overrun = Lending.makeRoom(this.members.get(), member, to, budget, this.lenders).overrun();
 			}
-			int to = overrun.allowed();
-			shortBy[0] = Math.max(0, Math.max(1, member.minThreads()) - to);
-			if (shortBy[0] == 0) {
+			if (to < from) {
 				member.resize(Math.min(member.corePoolSize(), to), to);
-				Lending.makeRoom(this.members.get(), member, to, budget, this.lenders);
 				cuts.add(new Cut(member.getName(), from, to, budget));
 			}
 		});

@@ -1,11 +1,13 @@
 package io.github.poolpilot.budget;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +82,36 @@ class ThreadBudgetTests {
 	 */
 	private static SizedMember member(String name, int weight, int core, int minThreads, int max, int live) {
 		return new SizedMember(name, weight, minThreads, core, max, live, 64);
+	}
+
+	@Test
+	void aPoolThatJoinsWhileTasksReachALenderGivesWayToWhatTheLenderStillLends() {
+		// The lender holds 6 threads, 4 of them live: it may lend 2. From the second time
+		// the budget asks it to lend, tasks have reached it and all 6 are live.
+		SizedMember lender = new SizedMember("lender", 1, 1, 1, 6, 4);
+		SizedMember later = new SizedMember("later", 1, 1, 8, 8, 0);
+		List<BudgetMember> members = new ArrayList<>(List.of(lender));
+		ThreadBudget budget = new ThreadBudget(10, () -> members);
+		int[] asked = new int[1];
+		budget.setLenders(new Lenders() {
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				if (++asked[0] >= 2) {
+					lender.live = 6;
+				}
+				return member == lender;
+			}
+
+			@Override
+			public void lent(Loan loan) {
+			}
+		});
+		budget.fit();
+		members.add(later);
+		Fit fit = budget.admit(later);
+		assertThat(lender.max + later.max).as("the threads the pools may hold, in a budget of 10").isEqualTo(10);
+		assertThat(later.max).isEqualTo(4);
+		assertThat(fit.cuts()).containsExactly(new Cut("later", 8, 4, 10));
 	}
 
 }
