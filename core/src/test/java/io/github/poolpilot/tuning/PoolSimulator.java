@@ -112,6 +112,8 @@ final class PoolSimulator {
 
 	private final Overflow overflow;
 
+	private final @Nullable LineCeiling lineCeiling;
+
 	private final ThreadBudget threadBudget;
 
 	/**
@@ -173,6 +175,7 @@ final class PoolSimulator {
 				: this.pools.stream().mapToInt((pool) -> pool.bounds.maxThreads()).sum();
 		this.modelOnly = builder.modelOnly;
 		this.overflow = builder.overflow;
+		this.lineCeiling = builder.lineCeiling;
 		this.pulses = builder.pulses && !this.modelOnly
 				&& this.pools.stream().anyMatch((pool) -> pool.mode == TuningMode.AUTO);
 		this.threadBudget = new ThreadBudget(this.budget, List::of);
@@ -428,10 +431,16 @@ final class PoolSimulator {
 		done.forEach(this::block);
 	}
 
+	private void touchLine(SimulatedPool pool) {
+		pool.lineArea += (double) pool.downstreamWaiting.size() * (this.now - pool.lineAt);
+		pool.lineAt = this.now;
+	}
+
 	private void block(Task task) {
 		SimulatedPool pool = task.pool;
 		if (pool.workload.downstreamPermits > 0) {
 			if (pool.downstreamBusy >= pool.workload.downstreamPermits) {
+				touchLine(pool);
 				pool.downstreamWaiting.add(task);
 				return;
 			}
@@ -445,6 +454,7 @@ final class PoolSimulator {
 		SimulatedPool pool = task.pool;
 		if (pool.workload.downstreamPermits > 0) {
 			pool.downstreamBusy--;
+			touchLine(pool);
 			Task next = pool.downstreamWaiting.poll();
 			if (next != null) {
 				block(next);
@@ -503,8 +513,15 @@ final class PoolSimulator {
 		this.otherCoreNanos = 0;
 		List<PoolState> states = new ArrayList<>();
 		for (SimulatedPool pool : this.pools) {
-			states.add(new PoolState(pool.name, pool.bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(),
-					snapshot(pool)));
+			PoolSnapshot snap = snapshot(pool);
+			PoolBounds bounds = pool.bounds;
+			if (this.lineCeiling != null && pool.workload.downstreamPermits > 0) {
+				touchLine(pool);
+				bounds = this.lineCeiling.bounds(pool, pool.lineArea / SECOND, snap.littlesLaw());
+				pool.lineArea = 0;
+				pool.size = bounds.clamp(pool.size);
+			}
+			states.add(new PoolState(pool.name, bounds, pool.weight, pool.mode, pool.size, pool.liveThreads(), snap));
 		}
 		Map<String, Decision> plan = this.modelOnly ? Map.of() : this.tuner.plan(states, this.threadBudget, cpuLoad);
 		int[] sizes = this.pools.stream().mapToInt((pool) -> pool.windowStartSize).toArray();
@@ -802,6 +819,49 @@ final class PoolSimulator {
 	}
 
 	/**
+	 * A ceiling from an oracle of the downstream's line: the threads waiting for one of
+	 * its calls, averaged over each window, which the simulator knows and a pool in front
+	 * of a local limit (a connection pool, a bulkhead) could read. Once a line of at
+	 * least one thread lasted {@code windows} windows, the pool's max-threads becomes
+	 * {@code margin} times the threads not waiting in it (at least one beyond them), and
+	 * only falls while the line lasts; after {@code windows} windows with no line it is
+	 * lifted. With {@code hold} the pool is held at the ceiling (its min-threads raised
+	 * to it), as a pool fixed there. Not the tuner's: the census measures the idea
+	 * against the tuner alone ({@link TuningFamiliesCensusTests}).
+	 *
+	 * @param margin the ceiling as a multiple of the threads not waiting in the line
+	 * @param windows the windows with a line before a ceiling, and without one before it
+	 * is lifted
+	 * @param hold whether the pool is held at the ceiling
+	 */
+	record LineCeiling(double margin, int windows, boolean hold) {
+
+		private static final double LINE = 1;
+
+		private static final double NO_LINE = 0.1;
+
+		PoolBounds bounds(SimulatedPool pool, double line, LittlesLaw law) {
+			pool.lineWindows = (line >= LINE) ? pool.lineWindows + 1 : 0;
+			pool.clearWindows = (line < NO_LINE) ? pool.clearWindows + 1 : 0;
+			if (pool.lineWindows >= this.windows) {
+				double notWaiting = Math.max(1, law.throughput() * law.meanServiceTimeMs() / 1000 - line);
+				int ceiling = Math.max((int) Math.ceil(this.margin * notWaiting), (int) Math.ceil(notWaiting) + 1);
+				pool.lineCap = Math.min(pool.lineCap, ceiling);
+			}
+			else if (pool.clearWindows >= this.windows) {
+				pool.lineCap = Integer.MAX_VALUE;
+			}
+			PoolBounds bounds = pool.bounds;
+			if (pool.lineCap == Integer.MAX_VALUE) {
+				return bounds;
+			}
+			int ceiling = Math.max(bounds.minThreads(), Math.min(bounds.maxThreads(), pool.lineCap));
+			return new PoolBounds(this.hold ? ceiling : bounds.minThreads(), ceiling);
+		}
+
+	}
+
+	/**
 	 * The threads a pool starts beyond its size for a task that finds its queue full, as
 	 * a {@code ThreadPoolExecutor} whose core size is below its maximum size does (the
 	 * pool's size is then its core size); each takes queued tasks until the queue is
@@ -855,6 +915,8 @@ final class PoolSimulator {
 		private boolean pulses = true;
 
 		private Overflow overflow = Overflow.NONE;
+
+		private @Nullable LineCeiling lineCeiling;
 
 		private double[] steal;
 
@@ -993,6 +1055,16 @@ final class PoolSimulator {
 		}
 
 		/**
+		 * Cap each pool with a downstream by the oracle of its line.
+		 * @param lineCeiling how, or {@code null} for no ceiling
+		 * @return this builder
+		 */
+		Builder lineCeiling(@Nullable LineCeiling lineCeiling) {
+			this.lineCeiling = lineCeiling;
+			return this;
+		}
+
+		/**
 		 * Without the tuner's fast path: the windows alone decide.
 		 */
 		Builder withoutPulses() {
@@ -1071,6 +1143,16 @@ final class PoolSimulator {
 		private int running;
 
 		private int downstreamBusy;
+
+		private double lineArea;
+
+		private long lineAt;
+
+		private int lineCap = Integer.MAX_VALUE;
+
+		private int lineWindows;
+
+		private int clearWindows;
 
 		// Window figures.
 

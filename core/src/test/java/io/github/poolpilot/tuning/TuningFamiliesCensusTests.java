@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import io.github.poolpilot.tuning.PoolSimulator.LineCeiling;
 import io.github.poolpilot.tuning.PoolSimulator.Overflow;
 import io.github.poolpilot.tuning.PoolSimulator.Sample;
 
@@ -29,7 +31,10 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * {@code -Dpoolpilot-tests.census.overflow=to-max} ({@code half-again},
  * {@code in-bursts}) the tuned pool starts threads beyond its size for the tasks that
  * find its queue full, and with {@code queue} it queues them beyond its queue's capacity
- * by the threads it may still add ({@link Overflow}).
+ * by the threads it may still add ({@link Overflow}). With
+ * {@code -Dpoolpilot-tests.census.line-ceiling=1.5,5} (or {@code 1.5,5,hold}) each pool
+ * with a downstream is capped by an oracle of the downstream's line
+ * ({@link LineCeiling}).
  * <p>
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
  * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
@@ -60,6 +65,7 @@ class TuningFamiliesCensusTests {
 		int lightLoad = Integer.getInteger("poolpilot-tests.census.light-load", 0);
 		int idle = Integer.getInteger("poolpilot-tests.census.idle", 0);
 		Overflow overflow = overflow(System.getProperty("poolpilot-tests.census.overflow", "none"));
+		@Nullable LineCeiling lineCeiling = lineCeiling(System.getProperty("poolpilot-tests.census.line-ceiling"));
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
@@ -75,7 +81,11 @@ class TuningFamiliesCensusTests {
 			else if (idle > 0) {
 				family = family.afterALightLoad(idle, 0);
 			}
-			List<Sample> tuned = family.tuned().overflow(overflow).run(family.seconds()).only();
+			List<Sample> tuned = family.tuned()
+				.overflow(overflow)
+				.lineCeiling(lineCeiling)
+				.run(family.seconds())
+				.only();
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
 			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
 			int range = (seed <= 200) ? 0 : 1;
@@ -119,6 +129,23 @@ class TuningFamiliesCensusTests {
 				100.0 * excess[0] / Math.max(1, excess[1])));
 		lines.add(String.format("refused beyond the fixed pools, summed over those draws: %d", excess[2]));
 		Files.write(Path.of("target", "families-census.txt"), lines);
+	}
+
+	private static @Nullable LineCeiling lineCeiling(@Nullable String value) {
+		if (value == null) {
+			return null;
+		}
+		String[] parts = value.split(",");
+		try {
+			if (parts.length == 2 || (parts.length == 3 && parts[2].equals("hold"))) {
+				return new LineCeiling(Double.parseDouble(parts[0]), Integer.parseInt(parts[1]), parts.length == 3);
+			}
+		}
+		catch (NumberFormatException ex) {
+			// Named below.
+		}
+		throw new IllegalArgumentException("poolpilot-tests.census.line-ceiling is '" + value
+				+ "'; allowed: a margin and a number of windows, optionally 'hold' (1.5,5 or 1.5,5,hold)");
 	}
 
 	private static Overflow overflow(String name) {
