@@ -487,7 +487,7 @@ final class PoolSimulator {
 	private int overflowCap(SimulatedPool pool) {
 		return switch (this.overflow) {
 			case NONE, QUEUE -> pool.size;
-			case TO_MAX -> pool.bounds.maxThreads();
+			case TO_MAX -> Math.min(pool.bounds.maxThreads(), pool.lineCap);
 			case HALF_AGAIN -> Math.min(pool.bounds.maxThreads(), Math.max((int) (1.5 * pool.size), pool.size + 1));
 			case IN_BURSTS -> pool.bursting ? pool.bounds.maxThreads() : pool.size;
 		};
@@ -826,8 +826,9 @@ final class PoolSimulator {
 	 * {@code margin} times the threads not waiting in it (at least one beyond them), and
 	 * only falls while the line lasts; after {@code windows} windows with no line it is
 	 * lifted. With {@code hold} the pool is held at the ceiling (its min-threads raised
-	 * to it), as a pool fixed there. Not the tuner's: the census measures the idea
-	 * against the tuner alone ({@link TuningFamiliesCensusTests}).
+	 * to it), as a pool fixed there. The threads of {@link Overflow#TO_MAX} stay within
+	 * the ceiling too. Not the tuner's: the census measures the idea against the tuner
+	 * alone ({@link TuningFamiliesCensusTests}).
 	 *
 	 * @param margin the ceiling as a multiple of the threads not waiting in the line
 	 * @param windows the windows with a line before a ceiling, and without one before it
