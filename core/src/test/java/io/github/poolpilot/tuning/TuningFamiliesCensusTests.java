@@ -37,14 +37,15 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * ({@link LineCeiling}).
  * <p>
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
- * the pool's max-threads) and lists those on which a pool fixed at the knee + 50 % breaks
- * the refusals' or the throughput's invariant: there no static size meets them all, and a
- * tuner that keeps to the knee trades one invariant for another. Of the draws that refuse
- * more than the fixed pool, it counts where they started (at their min-threads, half
- * their max-threads or their max-threads) against all the draws that started there, and
- * the share of what they refused more in the first {@value #EARLY_SECONDS} s of the load,
- * and the sum over them of what they refused beyond the fixed pool (the invariant's own
- * count, {@link FamilyInvariants#excessRefusals}).
+ * the pool's max-threads), those of them that fail, and lists those on which a pool fixed
+ * at the knee + 50 % breaks the refusals' or the throughput's invariant: there no static
+ * size meets them all, and a tuner that keeps to the knee trades one invariant for
+ * another. Of the draws that refuse more than the fixed pool, it counts where they
+ * started (at their min-threads, half their max-threads or their max-threads) against all
+ * the draws that started there, and the share of what they refused more in the first
+ * {@value #EARLY_SECONDS} s of the load, and the sum over them of what they refused
+ * beyond the fixed pool (the invariant's own count,
+ * {@link FamilyInvariants#excessRefusals}).
  *
  * @author poolpilot authors
  */
@@ -70,6 +71,7 @@ class TuningFamiliesCensusTests {
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
 		int[] kneeDraws = new int[2];
+		int[] kneeFailing = new int[2];
 		List<List<Long>> conflicting = List.of(new ArrayList<>(), new ArrayList<>());
 		Map<String, int[]> starts = new TreeMap<>();
 		long[] excess = new long[3];
@@ -92,6 +94,7 @@ class TuningFamiliesCensusTests {
 			int limit = FamilyInvariants.kneeLimit(family);
 			if (limit > 0 && limit < family.bounds().maxThreads()) {
 				kneeDraws[range]++;
+				kneeFailing[range] += broken.isEmpty() ? 0 : 1;
 				List<Sample> atLimit = family.tuned().fixedSize(limit).run(family.seconds()).only();
 				if (!FamilyInvariants.broken(family, atLimit, fixed).isEmpty()) {
 					conflicting.get(range).add(seed);
@@ -120,6 +123,8 @@ class TuningFamiliesCensusTests {
 		counts.forEach((invariant, count) -> lines
 			.add(String.format("%s: %d of 1-200, %d of 201-%d", invariant, count[0], count[1], draws)));
 		lines.add(String.format("the knee applies: %d of 1-200, %d of 201-%d", kneeDraws[0], kneeDraws[1], draws));
+		lines.add(String.format("failing where the knee applies: %d of 1-200, %d of 201-%d", kneeFailing[0],
+				kneeFailing[1], draws));
 		lines.add(String.format(
 				"a pool fixed at the knee + 50 %% breaks another invariant: %d of 1-200 %s, %d of 201-%d %s",
 				conflicting.get(0).size(), conflicting.get(0), conflicting.get(1).size(), draws, conflicting.get(1)));
