@@ -144,22 +144,19 @@ public final class ListenerPools<C> implements SmartLifecycle {
 		PoolRecorder recorder = this.recorders.get();
 		ManagedPool pool = new ManagedPool(name, consumers, consumers, recorder, settings.bounds());
 		pool.setWeight(settings.weight());
-		this.registry.register(pool);
-		try {
-			if (settings.containerScaling() && this.broker.scalesItself()) {
-				int[] sizes = pool.sizesWithin(settings.bounds());
-				pool.resize(sizes[0], sizes[1]);
-				if (this.tuner.isEnabled()) {
-					this.tuner.setMode(name, TuningMode.MANUAL);
-				}
-			}
-			else {
-				pool.resize(settings.initialConsumers(), settings.initialConsumers());
-			}
+		// Sized within its bounds before it joins, so that the registry fits the sizes it
+		// starts with into what the budget has left, not the container's own.
+		boolean keepsItsRule = settings.containerScaling() && this.broker.scalesItself();
+		if (keepsItsRule) {
+			int[] sizes = pool.sizesWithin(settings.bounds());
+			pool.resize(sizes[0], sizes[1]);
 		}
-		catch (RuntimeException ex) {
-			this.registry.unregister(pool);
-			throw ex;
+		else {
+			pool.resize(settings.initialConsumers(), settings.initialConsumers());
+		}
+		this.registry.register(pool);
+		if (keepsItsRule && this.tuner.isEnabled()) {
+			this.tuner.setMode(name, TuningMode.MANUAL);
 		}
 		consumers.measure(recorder);
 		return new Managed(pool, consumers);

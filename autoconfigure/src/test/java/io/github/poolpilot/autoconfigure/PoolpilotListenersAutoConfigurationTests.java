@@ -102,6 +102,21 @@ class PoolpilotListenersAutoConfigurationTests {
 			});
 	}
 
+	/**
+	 * A container joins the budget with the sizes its keys give it, not with its own
+	 * larger max-concurrency: a budget with room for its max-threads takes it.
+	 */
+	@Test
+	void aContainerWhoseOwnMaxConcurrencyIsAboveItsMaxThreadsJoinsABudgetWithRoomForThem() {
+		this.runner.withPropertyValues("poolpilot.budget.max-threads=4", "poolpilot.listeners.orders.max-threads=3")
+			.run((context) -> {
+				ManagedPool orders = pool(context);
+				assertThat(orders.getBounds().maxThreads()).isEqualTo(3);
+				assertThat(orders.corePoolSize()).isEqualTo(2);
+				assertThat(orders.maxPoolSize()).isEqualTo(2);
+			});
+	}
+
 	@Test
 	void withContainerScalingItKeepsTheContainersSizesInManualMode() {
 		this.runner.withPropertyValues("poolpilot.listeners.container-scaling=true").run((context) -> {
