@@ -58,6 +58,12 @@ public final class ListenerPools<C> implements SmartLifecycle {
 
 	private final List<Managed> managed = new ArrayList<>();
 
+	/**
+	 * What each container was made with, read when the pools first started: once managed,
+	 * its sizes are the pool's, not its own.
+	 */
+	private final Map<C, Own> owns = new IdentityHashMap<>();
+
 	private List<String> containerNames = List.of();
 
 	private volatile @Nullable ScheduledExecutorService reader;
@@ -96,7 +102,7 @@ public final class ListenerPools<C> implements SmartLifecycle {
 		Set<C> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 		List<Planned<C>> plans = new ArrayList<>();
 		for (C container : this.broker.containers()) {
-			Own own = seen.add(container) ? this.broker.own(container) : null;
+			Own own = seen.add(container) ? own(container) : null;
 			if (own != null) {
 				plans.add(new Planned<>(container, own, this.settings.settings(own)));
 			}
@@ -122,6 +128,17 @@ public final class ListenerPools<C> implements SmartLifecycle {
 			reader.scheduleWithFixedDelay(this::read, 0, nanos, TimeUnit.NANOSECONDS);
 			this.reader = reader;
 		}
+	}
+
+	private @Nullable Own own(C container) {
+		Own own = this.owns.get(container);
+		if (own == null) {
+			own = this.broker.own(container);
+			if (own != null) {
+				this.owns.put(container, own);
+			}
+		}
+		return own;
 	}
 
 	/**

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.poolpilot.listener.ListenerPools;
 import io.github.poolpilot.pool.ManagedPool;
+import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.tuning.Tuner;
 import io.github.poolpilot.tuning.TuningMode;
@@ -213,6 +215,24 @@ class PoolpilotListenersAutoConfigurationTests {
 			assertThat(registry.get("orders")).isNotNull();
 			context.close();
 			assertThat(registry.get("orders")).isNull();
+		});
+	}
+
+	/**
+	 * A lifecycle stop and start (as for a checkpoint and restore) manages the container
+	 * again with the bounds it was made with, not with the sizes its pool last gave it.
+	 */
+	@Test
+	void aContainerManagedAgainAfterALifecycleStopKeepsTheBoundsItWasMadeWith() {
+		this.runner.run((context) -> {
+			pool(context).resize(3, 3);
+			ListenerPools<?> pools = context.getBean("poolpilotRabbitListenerPools", ListenerPools.class);
+			pools.stop();
+			assertThat(context.getBean(PoolRegistry.class).get("orders")).isNull();
+			pools.start();
+			ManagedPool orders = pool(context);
+			assertThat(orders.getBounds()).isEqualTo(new PoolBounds(2, 5));
+			assertThat(orders.maxPoolSize()).isEqualTo(2);
 		});
 	}
 
