@@ -91,7 +91,8 @@ final class SchedulingInterceptor implements MethodInterceptor {
 			if (start == null) {
 				return null;
 			}
-			firstAt = at(start);
+			// A start time that has passed runs at once, and the periods count from then.
+			firstAt = Math.max(at(start), this.managed.now());
 			periodNanos = nanos(arguments[2]);
 		}
 		else {

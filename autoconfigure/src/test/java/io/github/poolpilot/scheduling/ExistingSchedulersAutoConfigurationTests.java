@@ -2,6 +2,7 @@ package io.github.poolpilot.scheduling;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -83,6 +84,26 @@ class ExistingSchedulersAutoConfigurationTests {
 			scheduler.execute(() -> {
 			});
 			await().atMost(WAIT).until(() -> pool.getRecorder().taskCounts().completed() == 1);
+		});
+	}
+
+	/**
+	 * A fixed-rate task whose start time has passed runs at once and a period apart from
+	 * then on, as Spring documents it: its first run is on time, not an overrun because
+	 * its start time is an hour old.
+	 */
+	@Test
+	void aFixedRateTaskWhoseStartTimeHasPassedIsDueWhenItRunsFirst() {
+		this.runner.withUserConfiguration(OwnScheduler.class).run((context) -> {
+			ManagedPool pool = context.getBean(PoolRegistry.class).get("reportScheduler");
+			ThreadPoolTaskScheduler scheduler = context.getBean(ThreadPoolTaskScheduler.class);
+			ScheduledFuture<?> task = scheduler.scheduleAtFixedRate(() -> {
+			}, scheduler.getClock().instant().minus(Duration.ofHours(1)), Duration.ofMinutes(10));
+			await().atMost(WAIT)
+				.until(() -> pool.getRecorder().taskCounts().completed() == 1
+						&& scheduler.getScheduledThreadPoolExecutor().getActiveCount() == 0);
+			task.cancel(false);
+			assertThat(pool.getRecorder().scheduledRuns().overruns()).isZero();
 		});
 	}
 
