@@ -172,7 +172,9 @@ public final class ListenerPools<C> implements SmartLifecycle {
 			pool.resize(settings.initialConsumers(), settings.initialConsumers());
 		}
 		this.registry.register(pool);
-		if (keepsItsRule && this.tuner.isEnabled()) {
+		if (keepsItsRule) {
+			// Manual even while tuning is off, so that switching it on later does not
+			// hand the container's consumers to the tuner: only pools in auto go back.
 			this.tuner.setMode(name, TuningMode.MANUAL);
 		}
 		consumers.measure(recorder);

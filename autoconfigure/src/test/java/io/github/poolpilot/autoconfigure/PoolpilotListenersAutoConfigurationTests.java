@@ -3,6 +3,7 @@ package io.github.poolpilot.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -26,6 +27,8 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -127,6 +130,24 @@ class PoolpilotListenersAutoConfigurationTests {
 			assertThat(orders.maxPoolSize()).isEqualTo(5);
 			assertThat(context.getBean(Tuner.class).state("orders").getMode()).isEqualTo(TuningMode.MANUAL);
 		});
+	}
+
+	/**
+	 * A container that keeps its own scaling rule is not handed to the tuner when tuning,
+	 * off at start-up, is switched on by a configuration refresh: only pools in auto mode
+	 * go off and back.
+	 */
+	@Test
+	void withContainerScalingThePoolStaysManualWhenTuningIsSwitchedOnLater() {
+		this.runner.withPropertyValues("poolpilot.listeners.container-scaling=true", "poolpilot.tuning.enabled=false")
+			.run((context) -> {
+				pool(context);
+				TestPropertyValues.of("poolpilot.tuning.enabled=true").applyTo(context);
+				context.publishEvent(new EnvironmentChangeEvent(context, Set.of("poolpilot")));
+				Tuner tuner = context.getBean(Tuner.class);
+				assertThat(tuner.isEnabled()).isTrue();
+				assertThat(tuner.state("orders").getMode()).isEqualTo(TuningMode.MANUAL);
+			});
 	}
 
 	@Test
