@@ -41,12 +41,12 @@ final class AssignmentWatch implements ConsumerAwareRebalanceListener {
 
 	/**
 	 * Start watching for the given number of new consumers, before they are started.
-	 * @param consumers how many consumers the container starts
+	 * @param consumers how many consumers the container starts, 0 for none to wait for
 	 */
 	synchronized void expect(int consumers) {
 		this.assigned.clear();
 		this.expected = consumers;
-		this.done = new CountDownLatch(1);
+		this.done = new CountDownLatch((consumers > 0) ? 1 : 0);
 	}
 
 	/**

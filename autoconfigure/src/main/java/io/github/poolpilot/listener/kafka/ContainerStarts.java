@@ -74,7 +74,10 @@ final class ContainerStarts {
 				return new Start.Closed();
 			}
 			try {
-				this.assignments.expect(concurrency);
+				// A container given its partitions (topicPartitions) assigns them itself,
+				// with no rebalance to call its rebalance listener: none to wait for.
+				this.assignments
+					.expect((this.container.getContainerProperties().getTopicPartitions() != null) ? 0 : concurrency);
 				this.container.setConcurrency(concurrency);
 				this.container.start();
 			}

@@ -55,7 +55,10 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.kafka.support.TopicPartitionOffset;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -255,6 +258,36 @@ class KafkaListenerPoolContractTests {
 		all.addAll(left);
 		assertThat(all).hasSize(records);
 		assertThat(handled.size()).isLessThan(records);
+	}
+
+	/**
+	 * A listener given its partitions ({@code topicPartitions}) assigns them itself, with
+	 * no rebalance and so no call of its rebalance listener: its restart is done once the
+	 * new consumers started, not after the wait for assignments times out.
+	 */
+	@Test
+	void aRestartOfAListenerGivenItsPartitionsIsDoneWithoutWaitingForARebalance() {
+		broker.addTopics(new NewTopic(this.topic, PARTITIONS, (short) 1));
+		ContainerProperties properties = new ContainerProperties(new TopicPartitionOffset(this.topic, 0),
+				new TopicPartitionOffset(this.topic, 1), new TopicPartitionOffset(this.topic, 2));
+		properties.setMessageListener((MessageListener<String, String>) (record) -> {
+		});
+		ConcurrentMessageListenerContainer<String, String> container = new ConcurrentMessageListenerContainer<>(
+				new DefaultKafkaConsumerFactory<>(consumerConfig(broker.getBrokersAsString(), group(this.topic))),
+				properties);
+		ConcurrencyRestarts restarts = new ConcurrencyRestarts(container, "orders", 1, Duration.ofSeconds(1));
+		container.start();
+		try {
+			assertThat(restarts.concurrency(2)).isEqualTo(ConcurrencyOutcome.RESTARTING);
+			await().atMost(ContainerStarts.ASSIGNMENT_TIMEOUT.plusSeconds(60))
+				.until(restarts::restarts, (count) -> count == 1);
+			assertThat(container.getConcurrency()).isEqualTo(2);
+			assertThat(container.isRunning()).isTrue();
+			assertThat(restarts.lastCost()).isLessThan(ContainerStarts.ASSIGNMENT_TIMEOUT);
+		}
+		finally {
+			restarts.close();
+		}
 	}
 
 	private ConfigurableApplicationContext start(String... properties) {
