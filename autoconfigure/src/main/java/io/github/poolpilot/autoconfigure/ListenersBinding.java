@@ -60,6 +60,10 @@ final class ListenersBinding implements ListenerSettings.Source {
 			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", min,
 					"must be at least 1: a listener container keeps at least one consumer");
 		}
+		if (own.exclusive() && min > 1) {
+			throw new InvalidPoolpilotPropertyException(prefix + "min-threads", min,
+					"must be 1: the container's consumer is exclusive, so it has exactly one");
+		}
 		if (max < min) {
 			throw new InvalidPoolpilotPropertyException(prefix + "max-threads", max,
 					"must be at least min-threads (" + min + "; unless set, min-threads is the container's "

@@ -217,6 +217,20 @@ class PoolpilotListenersAutoConfigurationTests {
 	}
 
 	@Test
+	void aMinThreadsAboveOneForAnExclusiveConsumerFailsStartUpNamingIt() {
+		this.runner.withBean("audit", SimpleMessageListenerContainer.class, () -> {
+			SimpleMessageListenerContainer container = Containers.container();
+			container.setExclusive(true);
+			return container;
+		})
+			.withPropertyValues("poolpilot.listeners.audit.min-threads=2")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'poolpilot.listeners.audit.min-threads'")
+				.hasMessageContaining("exclusive"));
+	}
+
+	@Test
 	void aKeyListenersDoNotHaveFailsStartUpNamingIt() {
 		this.runner.withPropertyValues("poolpilot.listeners.orders.queue-capacity=10")
 			.run((context) -> assertThat(context).getFailure()
