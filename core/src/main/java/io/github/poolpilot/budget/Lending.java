@@ -59,7 +59,7 @@ final class Lending {
 		for (int attempt = 1; attempt <= LENDING_ATTEMPTS; attempt++) {
 			Snapshot before = new Snapshot(members);
 			Room room = attempt(members, member, maxPoolSize, maxThreads, lenders);
-			int others = Snapshot.held(members) - ThreadBudget.holds(member.maxPoolSize(), member.liveThreads());
+			int others = Snapshot.held(members, member);
 			if (room.loans().isEmpty() || others + maxPoolSize <= maxThreads) {
 				room.loans().forEach(lenders::lent);
 				return room;

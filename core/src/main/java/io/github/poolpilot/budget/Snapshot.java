@@ -35,6 +35,17 @@ final class Snapshot {
 	}
 
 	/**
+	 * Return the threads the pools other than the given one hold now, whether or not it
+	 * is among them.
+	 */
+	static int held(Collection<? extends BudgetMember> members, BudgetMember except) {
+		return members.stream()
+			.filter((member) -> member != except)
+			.mapToInt((member) -> ThreadBudget.holds(member.maxPoolSize(), member.liveThreads()))
+			.sum();
+	}
+
+	/**
 	 * Put every pool back to its size, those that grew since first so that the others
 	 * find room again: {@code settings} runs for each pool before its size is put back,
 	 * through its door.

@@ -40,6 +40,12 @@ public final class ThreadBudget {
 	private boolean fitted;
 
 	/**
+	 * The pool being admitted, under the lock: until it is brought within the budget it
+	 * holds nothing the others must make room for.
+	 */
+	private @Nullable BudgetMember joining;
+
+	/**
 	 * Create a budget.
 	 * @param maxThreads how many live threads the pools may have together, or
 	 * {@code null} for no limit beyond each pool's own max-threads
@@ -155,7 +161,17 @@ public final class ThreadBudget {
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
 			return Room.FREE;
 		}
-		return Lending.makeRoom(this.members.get(), member, maxPoolSize, budget, this.lenders);
+		return Lending.makeRoom(sharing(), member, maxPoolSize, budget, this.lenders);
+	}
+
+	/**
+	 * Return the pools that share the budget now, less the one being admitted: a lender
+	 * whose loan to it goes back grows back through its door into the room it had.
+	 */
+	private Collection<? extends BudgetMember> sharing() {
+		BudgetMember joining = this.joining;
+		Collection<? extends BudgetMember> members = this.members.get();
+		return (joining != null) ? members.stream().filter((member) -> member != joining).toList() : members;
 	}
 
 	/**
@@ -293,16 +309,23 @@ public final class ThreadBudget {
 			}
 			int from = member.maxPoolSize();
 			int to = from;
-			Overrun overrun = Lending.makeRoom(this.members.get(), member, to, budget, this.lenders).overrun();
-			// Each try lends what the lenders leave idle then: tasks that reached them
-			// since the last one leave less, and the pool gives way to what is left.
-			while (overrun != null) {
-				to = overrun.allowed();
-				shortBy[0] = Math.max(0, Math.max(1, member.minThreads()) - to);
-				if (shortBy[0] > 0) {
-					return;
+			this.joining = member;
+			try {
+				Overrun overrun = Lending.makeRoom(sharing(), member, to, budget, this.lenders).overrun();
+				// Each try lends what the lenders leave idle then: tasks that reached
+				// them since the last one leave less, and the pool gives way to what is
+				// left.
+				while (overrun != null) {
+					to = overrun.allowed();
+					shortBy[0] = Math.max(0, Math.max(1, member.minThreads()) - to);
+					if (shortBy[0] > 0) {
+						return;
+					}
+					overrun = Lending.makeRoom(sharing(), member, to, budget, this.lenders).overrun();
 				}
-				overrun = Lending.makeRoom(this.members.get(), member, to, budget, this.lenders).overrun();
+			}
+			finally {
+				this.joining = null;
 			}
 			if (to < from) {
 				member.resize(Math.min(member.corePoolSize(), to), to);

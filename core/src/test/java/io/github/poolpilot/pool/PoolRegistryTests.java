@@ -13,7 +13,9 @@ import io.github.poolpilot.budget.Lenders;
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
+import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.testsupport.Blocking;
+import io.github.poolpilot.testsupport.SizedExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -228,6 +230,88 @@ class PoolRegistryTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getPoolSize() <= 2);
 		stop.resize(8, 8);
 		assertThat(registry.budget().liveThreads()).isLessThanOrEqualTo(10);
+	}
+
+	@Test
+	void aPoolThatJoinsWhileTasksReachItsLenderGetsWhatTheLenderStillLeaves() {
+		ManagedPool lender = lenderThatGetsBusyAsItLends();
+		PoolRegistry registry = new PoolRegistry(10);
+		registry.register(lender);
+		registry.budget().fit();
+		List<Loan> loans = lendingFromEveryPool(registry);
+		SizedExecutor lateExecutor = new SizedExecutor(8, 10);
+		ManagedPool late = new ManagedPool("late", lateExecutor, lateExecutor, PoolRecorder.builder().build(),
+				new PoolBounds(1, 10));
+		registry.register(late);
+		assertThat(lender.maxPoolSize()).isEqualTo(6);
+		assertThat(late.maxPoolSize()).isEqualTo(4);
+		assertThat(loans).as("the loans told").isEmpty();
+	}
+
+	@Test
+	void aPoolThatJoinsWhileTasksReachItsLenderIsRefusedWithNothingChangedWhenItsMinThreadsNoLongerFit() {
+		ManagedPool lender = lenderThatGetsBusyAsItLends();
+		PoolRegistry registry = new PoolRegistry(10);
+		registry.register(lender);
+		registry.budget().fit();
+		List<Loan> loans = lendingFromEveryPool(registry);
+		SizedExecutor lateExecutor = new SizedExecutor(8, 10);
+		ManagedPool late = new ManagedPool("late", lateExecutor, lateExecutor, PoolRecorder.builder().build(),
+				new PoolBounds(6, 10));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.register(late))
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("minThreads"))
+			.withMessage("minThreads 6 of pool 'late' would bring the pools' threads to 12, over the budget of 10 "
+					+ "threads (allowed: at most 4)");
+		assertThat(registry.get("late")).isNull();
+		assertThat(lender.maxPoolSize()).isEqualTo(6);
+		assertThat(late.maxPoolSize()).isEqualTo(8);
+		assertThat(loans).as("the loans told").isEmpty();
+	}
+
+	/**
+	 * A pool of 6 threads, 4 of them live, so that it may lend 2; tasks reach it as it
+	 * lends, so that its 6 threads stay live and the loan must go back.
+	 */
+	private static ManagedPool lenderThatGetsBusyAsItLends() {
+		SizedExecutor executor = new SizedExecutor(6, 10);
+		executor.live = 4;
+		return new ManagedPool("lender", executor, new ManagedPool.SizeControl() {
+
+			@Override
+			public void setCorePoolSize(int corePoolSize) {
+				executor.setCorePoolSize(corePoolSize);
+			}
+
+			@Override
+			public void setMaximumPoolSize(int maxPoolSize) {
+				if (maxPoolSize < executor.max) {
+					executor.live = executor.max;
+				}
+				executor.setMaximumPoolSize(maxPoolSize);
+			}
+
+		}, PoolRecorder.builder().build(), new PoolBounds(1, 10));
+	}
+
+	/**
+	 * Let every pool lend, and return the loans told.
+	 */
+	private static List<Loan> lendingFromEveryPool(PoolRegistry registry) {
+		List<Loan> loans = new ArrayList<>();
+		registry.budget().setLenders(new Lenders() {
+
+			@Override
+			public boolean mayLend(BudgetMember member) {
+				return true;
+			}
+
+			@Override
+			public void lent(Loan loan) {
+				loans.add(loan);
+			}
+
+		});
+		return loans;
 	}
 
 	private ManagedExecutor executor(ManagedPool pool) {
