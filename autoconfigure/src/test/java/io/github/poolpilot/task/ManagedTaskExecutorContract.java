@@ -1,5 +1,6 @@
 package io.github.poolpilot.task;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +24,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -145,6 +147,47 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 		assertThat(executor.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(2);
 		executor.setMaxPoolSize(3);
 		assertThat(executor.getMaxPoolSize()).isEqualTo(3);
+	}
+
+	/**
+	 * A pool whose min-threads do not fit what the budget has left when it starts is
+	 * refused, and leaves nothing behind: no thread, not even a prestarted core thread,
+	 * and no pool to take tasks outside the budget.
+	 */
+	@Test
+	void aPoolTheBudgetRefusesAtStartLeavesNoThreadAndTakesNoTask() {
+		PoolRegistry budgetOfTwo = new PoolRegistry(2);
+		ManagedTaskExecutor first = (ManagedTaskExecutor) newExecutor();
+		first.setRegistry(budgetOfTwo);
+		first.setCorePoolSize(2);
+		first.setMaxPoolSize(2);
+		first.initialize();
+		stopAfterTest(first::destroy);
+		budgetOfTwo.budget().fit();
+		ManagedTaskExecutor late = (ManagedTaskExecutor) newExecutor();
+		String prefix = "refused-" + names.incrementAndGet() + "-";
+		late.setThreadNamePrefix(prefix);
+		late.setRegistry(budgetOfTwo);
+		late.setBounds(new PoolBounds(2, 2));
+		late.setCorePoolSize(2);
+		late.setMaxPoolSize(2);
+		late.setPrestartAllCoreThreads(true);
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(late::initialize)
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("minThreads"));
+		stopAfterTest(() -> {
+			try {
+				late.getManagedExecutor().shutdownNow();
+			}
+			catch (IllegalStateException ex) {
+				// Not initialized: nothing to stop.
+			}
+		});
+		assertThat(budgetOfTwo.pools()).hasSize(1);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+				.noneMatch((thread) -> thread.getName().startsWith(prefix) && thread.isAlive()));
+		assertThatIllegalStateException().isThrownBy(() -> late.execute(() -> {
+		}));
 	}
 
 	/**

@@ -152,6 +152,31 @@ class VirtualManagedSimpleAsyncTaskExecutorContractTests extends SimpleAsyncTask
 	}
 
 	/**
+	 * A pool whose min-threads do not fit what the budget has left when it starts is
+	 * refused, and leaves no pool behind to take tasks outside the budget: it stays not
+	 * started, and starting it again is refused again.
+	 */
+	@Test
+	void aPoolTheBudgetRefusesAtStartTakesNoTask() {
+		PoolRegistry budgetOfTwo = new PoolRegistry(2);
+		ManagedSimpleAsyncTaskExecutor first = (ManagedSimpleAsyncTaskExecutor) newExecutor();
+		first.setRegistry(budgetOfTwo);
+		first.setConcurrencyLimit(2);
+		first.afterPropertiesSet();
+		stopAfterTest(first::close);
+		budgetOfTwo.budget().fit();
+		ManagedSimpleAsyncTaskExecutor late = (ManagedSimpleAsyncTaskExecutor) newExecutor();
+		late.setRegistry(budgetOfTwo);
+		late.setBounds(new PoolBounds(2, 2));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(late::afterPropertiesSet)
+			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("minThreads"));
+		stopAfterTest(late::close);
+		assertThatIllegalStateException().isThrownBy(() -> late.execute(new Task()));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(late::afterPropertiesSet);
+		assertThat(budgetOfTwo.pools()).hasSize(1);
+	}
+
+	/**
 	 * The running pool's queue keeps the capacity it was made with: a different one is
 	 * refused, naming the pool and what is allowed, and the queue still holds as many
 	 * tasks as before.
