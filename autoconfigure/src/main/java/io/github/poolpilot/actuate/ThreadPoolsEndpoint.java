@@ -126,10 +126,11 @@ public class ThreadPoolsEndpoint {
 			throw new InvalidChangeException("corePoolSize",
 					"Nothing to change: give corePoolSize, maxPoolSize or tuning (\"auto\" or \"manual\")");
 		}
-		TuningMode mode = (tuning != null) ? parseMode(tuning) : null;
 		String principal = principal(securityContext);
 		List<Loan> loans = new ArrayList<>();
 		this.registry.budget().change(() -> {
+			// Checked under the lock a configuration refresh turns tuning off under.
+			TuningMode mode = (tuning != null) ? parseMode(tuning) : null;
 			int fromCore = pool.corePoolSize();
 			int fromMax = pool.maxPoolSize();
 			int core = (corePoolSize != null) ? corePoolSize
