@@ -215,7 +215,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
 			ManagedPool pool = managed.getPool();
-			pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize()));
+			// The maximum size read under the lock the tuner resizes under.
+			pool.getBudget().change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
 		}
 		super.setCorePoolSize(corePoolSize);
 	}
@@ -225,7 +226,8 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		ManagedExecutorService managed = this.managed;
 		if (managed != null) {
 			ManagedPool pool = managed.getPool();
-			pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
+			// The core size read under the lock the tuner resizes under.
+			pool.getBudget().change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
 		}
 		super.setMaxPoolSize(maxPoolSize);
 	}

@@ -89,7 +89,8 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 					return invocation.proceed();
 				}
 				ManagedPool pool = this.existing.getPool();
-				pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize()));
+				// The maximum size read under the lock the tuner resizes under.
+				pool.getBudget().change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
 				return null;
 			}
 			case "setMaxPoolSize" -> {
@@ -97,7 +98,8 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 					return invocation.proceed();
 				}
 				ManagedPool pool = this.existing.getPool();
-				pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize);
+				// The core size read under the lock the tuner resizes under.
+				pool.getBudget().change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
 				return null;
 			}
 			case "setQueueCapacity" -> {

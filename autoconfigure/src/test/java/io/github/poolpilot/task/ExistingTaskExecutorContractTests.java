@@ -1,12 +1,15 @@
 package io.github.poolpilot.task;
 
 import java.lang.reflect.Field;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.measure.PoolRecorder;
+import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
 
@@ -38,6 +41,8 @@ class ExistingTaskExecutorContractTests extends UnderManagementContract {
 
 	private final PoolRegistry registry = new PoolRegistry(null);
 
+	private final Map<ThreadPoolTaskExecutor, String> poolNames = new IdentityHashMap<>();
+
 	private final ExistingExecutorsPostProcessor postProcessor = new ExistingExecutorsPostProcessor(() -> this.registry,
 			PoolRecorder::builder, List.of(),
 			(own) -> new ExistingExecutorSettings(new PoolBounds(0, 16), own.corePoolSize(), own.maxPoolSize(),
@@ -57,7 +62,13 @@ class ExistingTaskExecutorContractTests extends UnderManagementContract {
 		ThreadPoolTaskExecutor managed = (ThreadPoolTaskExecutor) this.postProcessor
 			.postProcessAfterInitialization(executor, name);
 		assertThat(this.registry.get(name)).isNotNull();
+		this.poolNames.put(managed, name);
 		return managed;
+	}
+
+	@Override
+	ManagedPool pool(ThreadPoolTaskExecutor executor) {
+		return this.registry.get(this.poolNames.get(executor));
 	}
 
 	/**

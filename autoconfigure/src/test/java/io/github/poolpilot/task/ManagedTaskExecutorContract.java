@@ -67,6 +67,11 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 		return executor;
 	}
 
+	@Override
+	ManagedPool pool(ThreadPoolTaskExecutor executor) {
+		return ((ManagedTaskExecutor) executor).getManagedExecutor().getPool();
+	}
+
 	/**
 	 * Difference: a pool's queue is bounded, an {@code ArrayBlockingQueue} of 1000 tasks
 	 * unless told otherwise, so that overload is refused rather than left to wait without

@@ -1,12 +1,15 @@
 package io.github.poolpilot.task;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import io.github.poolpilot.measure.RejectionReason;
+import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.testsupport.Blocking;
 
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -14,6 +17,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The contract run against an executor under management, a declared pool or an
@@ -131,6 +135,57 @@ abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
 		assertThat(executor.getThreadPoolExecutor().awaitTermination(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 		assertThat(queued).isCancelled();
 		assertThat(queuedTask.ran()).isFalse();
+	}
+
+	/**
+	 * Return the managed pool behind an executor under management.
+	 * @param executor the executor, initialized
+	 * @return its pool
+	 */
+	abstract ManagedPool pool(ThreadPoolTaskExecutor executor);
+
+	/**
+	 * The bean's size setters read the size they keep under the budget's lock, as the
+	 * endpoint does: one set while the tuner resizes the pool keeps the other size the
+	 * tuner gave it, rather than the one it had before.
+	 */
+	@Test
+	void aSizeSetWhileThePoolIsResizedKeepsTheOtherSizeItWasGiven() throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setMaxPoolSize(8);
+			settings.setCorePoolSize(2);
+		});
+		ManagedPool pool = pool(executor);
+		whileResizedTo(pool, 2, 4, () -> executor.setCorePoolSize(3));
+		assertThat(executor.getCorePoolSize()).isEqualTo(3);
+		assertThat(executor.getMaxPoolSize()).as("the maximum size the tuner gave it").isEqualTo(4);
+		whileResizedTo(pool, 1, 6, () -> executor.setMaxPoolSize(7));
+		assertThat(executor.getMaxPoolSize()).isEqualTo(7);
+		assertThat(executor.getCorePoolSize()).as("the core size the tuner gave it").isEqualTo(1);
+	}
+
+	/**
+	 * Run a setter while a resize, as the tuner's, holds the budget's lock, the resize
+	 * made once the setter waits for the lock.
+	 */
+	private static void whileResizedTo(ManagedPool pool, int core, int max, Runnable setter)
+			throws InterruptedException {
+		CountDownLatch resizing = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Thread tuner = new Thread(() -> pool.getBudget().change(() -> {
+			resizing.countDown();
+			Blocking.await(release);
+			pool.resize(core, max);
+		}));
+		tuner.start();
+		resizing.await();
+		Thread setting = new Thread(setter);
+		setting.start();
+		await().atMost(WAIT).until(() -> setting.getState() == Thread.State.BLOCKED);
+		release.countDown();
+		tuner.join(WAIT.toMillis());
+		setting.join(WAIT.toMillis());
+		assertThat(setting.isAlive()).isFalse();
 	}
 
 }
