@@ -48,7 +48,9 @@ final class Snapshot {
 	/**
 	 * Put every pool back to its size, those that grew since first so that the others
 	 * find room again: {@code settings} runs for each pool before its size is put back,
-	 * through its door.
+	 * through its door. A pool whose door refuses to grow back, because threads started
+	 * meanwhile in a pool that grew hold the room it had until their tasks end, keeps the
+	 * smaller size it has, within the budget, and the others are still put back.
 	 */
 	void restore(Consumer<BudgetMember> settings) {
 		List<BudgetMember> order = new ArrayList<>(this.sizes.keySet());
@@ -57,7 +59,14 @@ final class Snapshot {
 			settings.accept(member);
 			int[] size = this.sizes.get(member);
 			if (member.corePoolSize() != size[0] || member.maxPoolSize() != size[1]) {
-				member.resize(size[0], size[1]);
+				try {
+					member.resize(size[0], size[1]);
+				}
+				catch (RuntimeException ex) {
+					if (size[1] <= member.maxPoolSize()) {
+						throw ex;
+					}
+				}
 			}
 		}
 	}

@@ -241,8 +241,9 @@ public final class ThreadBudget {
 	 * what the others may grow to) leaves no room; idle pools lend the rest, and give
 	 * threads to a lower maximum. Tasks may start threads in an idle pool while the
 	 * settings apply: when a lower maximum no longer fits what the pools hold then, every
-	 * pool gets its old settings and sizes back and the change is refused. Call it within
-	 * {@link #change}.
+	 * pool gets its old settings and sizes back and the change is refused (a pool that
+	 * shrank grows back only into the room that the threads started meanwhile in a pool
+	 * that grew leave it). Call it within {@link #change}.
 	 * @param maxThreads the new maximum, or {@code null} for no limit beyond each pool's
 	 * own max-threads
 	 * @param sizes every pool's min-threads and maximum size once its new settings apply

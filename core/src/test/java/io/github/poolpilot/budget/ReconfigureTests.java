@@ -102,6 +102,42 @@ class ReconfigureTests {
 		assertThat(told).containsExactly(new Loan("idle", "growing", 10, 7));
 	}
 
+	@Test
+	void aLowerBudgetIsRefusedWithEveryPoolsSettingsBackWhenAPoolThatGrewGotBusy() {
+		// 16 threads: "grows" is to go from 4 to 8, "shrinks" from 5 to 4 and "shrinks
+		// more" from 5 to 2, in a budget of 15 with the 1 thread "idle" can lend. Tasks
+		// reach "grows" once it grew, and "idle": the pools hold 16 threads with none to
+		// lend, and the 8 threads of "grows" end only with their tasks, so neither pool
+		// that shrank finds the room it had to grow back into.
+		Member grows = new Member("grows", 1, 4, 0);
+		Member shrinks = new Member("shrinks", 1, 5, 0);
+		Member shrinksMore = new Member("shrinks more", 1, 5, 0);
+		Member idle = new Member("idle", 1, 2, 0);
+		List<Member> members = List.of(grows, shrinks, shrinksMore, idle);
+		ThreadBudget budget = budget(16, members, idle);
+		Map<Member, Reconfigured> sizes = new LinkedHashMap<>();
+		sizes.put(grows, new Reconfigured(8, 8));
+		sizes.put(shrinks, new Reconfigured(2, 4));
+		sizes.put(shrinksMore, new Reconfigured(2, 2));
+		sizes.put(idle, new Reconfigured(1, 2));
+		Consumer<Member> apply = apply(sizes, () -> {
+		});
+		Overrun overrun = budget.reconfigure(15, sizes, (member) -> {
+			apply.accept(member);
+			if (member == grows) {
+				grows.live = 8;
+				idle.live = 2;
+			}
+		}, this::restore);
+		assertThat(overrun).isEqualTo(new Overrun(16, 15, 15, 0));
+		assertThat(budget.getConfiguredMaxThreads()).isEqualTo(16);
+		assertThat(this.restored).containsExactlyInAnyOrder(grows, shrinks, shrinksMore, idle);
+		assertThat(members).extracting((member) -> member.min).containsOnly(1);
+		assertThat(grows.max).isEqualTo(4);
+		int holds = members.stream().mapToInt((member) -> Math.max(member.max, member.live)).sum();
+		assertThat(holds).as("threads the pools hold").isLessThanOrEqualTo(16);
+	}
+
 	@ParameterizedTest(name = "to {0}")
 	@ValueSource(ints = { 16, 30 })
 	void aDoorThatThrowsWhileTheSettingsApplyPutsEveryPoolBack(int maxThreads) {
