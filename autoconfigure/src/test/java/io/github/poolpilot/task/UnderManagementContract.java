@@ -2,6 +2,7 @@ package io.github.poolpilot.task;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -162,6 +163,27 @@ abstract class UnderManagementContract extends ThreadPoolTaskExecutorContract {
 		whileResizedTo(pool, 1, 6, () -> executor.setMaxPoolSize(7));
 		assertThat(executor.getMaxPoolSize()).isEqualTo(7);
 		assertThat(executor.getCorePoolSize()).as("the core size the tuner gave it").isEqualTo(1);
+	}
+
+	/**
+	 * The setters of the bean's {@code ThreadPoolExecutor} read the size they keep under
+	 * the budget's lock too: one set while the tuner resizes the pool keeps the other
+	 * size the tuner gave it.
+	 */
+	@Test
+	void aSizeSetOnTheThreadPoolExecutorWhileThePoolIsResizedKeepsTheOtherSizeItWasGiven() throws Exception {
+		ThreadPoolTaskExecutor executor = executor((settings) -> {
+			settings.setMaxPoolSize(8);
+			settings.setCorePoolSize(2);
+		});
+		ManagedPool pool = pool(executor);
+		ThreadPoolExecutor live = executor.getThreadPoolExecutor();
+		whileResizedTo(pool, 2, 4, () -> live.setCorePoolSize(3));
+		assertThat(live.getCorePoolSize()).isEqualTo(3);
+		assertThat(live.getMaximumPoolSize()).as("the maximum size the tuner gave it").isEqualTo(4);
+		whileResizedTo(pool, 1, 6, () -> live.setMaximumPoolSize(7));
+		assertThat(live.getMaximumPoolSize()).isEqualTo(7);
+		assertThat(live.getCorePoolSize()).as("the core size the tuner gave it").isEqualTo(1);
 	}
 
 	/**

@@ -74,7 +74,8 @@ final class ExistingExecutorView extends ThreadPoolExecutor {
 	@Override
 	public void setCorePoolSize(int corePoolSize) {
 		ManagedPool pool = this.existing.getPool();
-		pool.resize(corePoolSize, pool.maxPoolSize());
+		// The maximum size read under the lock the tuner resizes under.
+		pool.change(() -> pool.resize(corePoolSize, pool.maxPoolSize()));
 	}
 
 	/**
@@ -86,7 +87,8 @@ final class ExistingExecutorView extends ThreadPoolExecutor {
 	@Override
 	public void setMaximumPoolSize(int maximumPoolSize) {
 		ManagedPool pool = this.existing.getPool();
-		pool.resize(pool.corePoolSize(), maximumPoolSize);
+		// The core size read under the lock the tuner resizes under.
+		pool.change(() -> pool.resize(pool.corePoolSize(), maximumPoolSize));
 	}
 
 	@Override

@@ -166,7 +166,8 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	 */
 	@Override
 	public void setCorePoolSize(int corePoolSize) {
-		this.pool.resize(corePoolSize, getMaximumPoolSize());
+		// The maximum size read under the lock the tuner resizes under.
+		this.pool.change(() -> this.pool.resize(corePoolSize, getMaximumPoolSize()));
 	}
 
 	/**
@@ -177,7 +178,8 @@ public class ManagedExecutor extends ThreadPoolExecutor implements ManagedExecut
 	 */
 	@Override
 	public void setMaximumPoolSize(int maximumPoolSize) {
-		this.pool.resize(getCorePoolSize(), maximumPoolSize);
+		// The core size read under the lock the tuner resizes under.
+		this.pool.change(() -> this.pool.resize(getCorePoolSize(), maximumPoolSize));
 	}
 
 	/**

@@ -330,7 +330,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @param corePoolSize the core size, at most the maximum size
 	 */
 	public void setCorePoolSize(int corePoolSize) {
-		this.pool.resize(corePoolSize, this.permits.limit());
+		// The limit read under the lock the tuner resizes under.
+		this.pool.change(() -> this.pool.resize(corePoolSize, this.permits.limit()));
 	}
 
 	/**
@@ -349,7 +350,8 @@ public class VirtualManagedExecutor extends AbstractExecutorService implements M
 	 * @param maximumPoolSize the number of permits, at least the core size
 	 */
 	public void setMaximumPoolSize(int maximumPoolSize) {
-		this.pool.resize(this.corePoolSize, maximumPoolSize);
+		// The core size read under the lock the tuner resizes under.
+		this.pool.change(() -> this.pool.resize(this.corePoolSize, maximumPoolSize));
 	}
 
 	/**

@@ -298,6 +298,16 @@ public final class ManagedPool implements BudgetMember {
 		return loans.get(0);
 	}
 
+	/**
+	 * Run a change that reads the pool's sizes and resizes it through its door under the
+	 * budget's lock, so that no other resize (the tuner's, the endpoint's) falls between
+	 * the read and the door. Re-entrant, as the door's own lock.
+	 * @param change the change
+	 */
+	public void change(Runnable change) {
+		this.budget.change(change);
+	}
+
 	private void apply(int corePoolSize, int maxPoolSize) {
 		if (maxPoolSize >= this.executor.getMaximumPoolSize()) {
 			this.sizeControl.setMaximumPoolSize(maxPoolSize);
