@@ -216,7 +216,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (managed != null) {
 			ManagedPool pool = managed.getPool();
 			// The maximum size read under the lock the tuner resizes under.
-			pool.getBudget().change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
+			pool.change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
 		}
 		super.setCorePoolSize(corePoolSize);
 	}
@@ -227,7 +227,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 		if (managed != null) {
 			ManagedPool pool = managed.getPool();
 			// The core size read under the lock the tuner resizes under.
-			pool.getBudget().change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
+			pool.change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
 		}
 		super.setMaxPoolSize(maxPoolSize);
 	}

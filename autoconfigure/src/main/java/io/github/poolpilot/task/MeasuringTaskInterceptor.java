@@ -90,7 +90,7 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				}
 				ManagedPool pool = this.existing.getPool();
 				// The maximum size read under the lock the tuner resizes under.
-				pool.getBudget().change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
+				pool.change(() -> pool.resize(corePoolSize, Math.max(corePoolSize, pool.maxPoolSize())));
 				return null;
 			}
 			case "setMaxPoolSize" -> {
@@ -99,7 +99,7 @@ final class MeasuringTaskInterceptor implements MethodInterceptor {
 				}
 				ManagedPool pool = this.existing.getPool();
 				// The core size read under the lock the tuner resizes under.
-				pool.getBudget().change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
+				pool.change(() -> pool.resize(Math.min(pool.corePoolSize(), maxPoolSize), maxPoolSize));
 				return null;
 			}
 			case "setQueueCapacity" -> {
