@@ -47,7 +47,8 @@ public class PoolRegistry {
 	 * @param pool the pool
 	 * @throws IllegalStateException if a pool of that name is registered already
 	 * @throws InvalidPoolSizeException if the pool's min-threads do not fit the budget;
-	 * it is not registered then
+	 * it is not registered then, nor when its executor refuses the size it is cut to,
+	 * whose exception is thrown
 	 */
 	public synchronized void register(ManagedPool pool) {
 		this.budget.change(() -> {
@@ -64,10 +65,17 @@ public class PoolRegistry {
 	}
 
 	private void admit(ManagedPool pool) {
-		ThreadBudget.Fit fit = this.budget.admit(pool);
+		ThreadBudget.Fit fit;
+		try {
+			fit = this.budget.admit(pool);
+		}
+		catch (RuntimeException ex) {
+			// Its cut failed (an executor that refused the size): it never joined.
+			leave(pool);
+			throw ex;
+		}
 		if (fit.shortBy() > 0) {
-			this.pools.remove(pool.getName(), pool);
-			pool.shareBudget(ThreadBudget.none());
+			leave(pool);
 			int maxThreads = fit.neededMaxThreads() - fit.shortBy();
 			int floor = Math.max(1, pool.minThreads());
 			throw new InvalidPoolSizeException("minThreads",
@@ -79,6 +87,11 @@ public class PoolRegistry {
 			.forEach((cut) -> logger
 				.info("Pool '" + cut.pool() + "' joined with its maximum size cut from " + cut.from() + " to "
 						+ cut.to() + " threads, what the budget of " + cut.maxThreads() + " threads has left"));
+	}
+
+	private void leave(ManagedPool pool) {
+		this.pools.remove(pool.getName(), pool);
+		pool.shareBudget(ThreadBudget.none());
 	}
 
 	/**

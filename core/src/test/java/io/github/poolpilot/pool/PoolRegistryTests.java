@@ -268,6 +268,48 @@ class PoolRegistryTests {
 		assertThat(loans).as("the loans told").isEmpty();
 	}
 
+	@Test
+	void aPoolWhoseCutFailsAsItJoinsIsNotRegisteredAndNoWatcherIsTold() {
+		PoolRegistry registry = new PoolRegistry(10);
+		registry.register(pool("talk", 1, 10, 6, 1));
+		registry.budget().fit();
+		List<String> told = new ArrayList<>();
+		registry.watch(new PoolRegistry.Watcher() {
+
+			@Override
+			public void registered(ManagedPool pool) {
+				told.add("registered " + pool.getName());
+			}
+
+			@Override
+			public void unregistered(ManagedPool pool) {
+				told.add("unregistered " + pool.getName());
+			}
+
+		});
+		told.clear();
+		SizedExecutor lateExecutor = new SizedExecutor(8, 10);
+		ManagedPool late = new ManagedPool("late", lateExecutor, new ManagedPool.SizeControl() {
+
+			@Override
+			public void setCorePoolSize(int corePoolSize) {
+				lateExecutor.setCorePoolSize(corePoolSize);
+			}
+
+			@Override
+			public void setMaximumPoolSize(int maxPoolSize) {
+				throw new IllegalStateException("The container cannot change its consumers now");
+			}
+
+		}, PoolRecorder.builder().build(), new PoolBounds(1, 10));
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> registry.register(late))
+			.withMessage("The container cannot change its consumers now");
+		assertThat(registry.get("late")).isNull();
+		assertThat(late.getBudget()).isNotSameAs(registry.budget());
+		assertThat(registry.budget().allocatedThreads()).isEqualTo(6);
+		assertThat(told).isEmpty();
+	}
+
 	/**
 	 * A pool of 6 threads, 4 of them live, so that it may lend 2; tasks reach it as it
 	 * lends, so that its 6 threads stay live and the loan must go back.
