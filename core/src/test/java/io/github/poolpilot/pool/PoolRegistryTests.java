@@ -144,29 +144,14 @@ class PoolRegistryTests {
 
 	@Test
 	void aPoolThatJoinsAfterTheFitBorrowsIdleThreadsAsAPoolThatGrows() {
-		PoolRegistry registry = new PoolRegistry(10);
 		ManagedPool talk = pool("talk", 2, 10, 8, 1);
-		registry.register(talk);
-		registry.budget().fit();
-		List<String> loans = new ArrayList<>();
-		registry.budget().setLenders(new Lenders() {
-
-			@Override
-			public boolean mayLend(BudgetMember member) {
-				return true;
-			}
-
-			@Override
-			public void lent(Loan loan) {
-				loans.add(loan.lender() + " " + loan.from() + "->" + loan.to() + " to " + loan.borrower());
-			}
-
-		});
+		PoolRegistry registry = fittedTo10(talk);
+		List<Loan> loans = lendingFromEveryPool(registry);
 		ManagedPool late = pool("late", 1, 10, 5, 1);
 		registry.register(late);
 		assertThat(late.getExecutor().getMaximumPoolSize()).isEqualTo(5);
 		assertThat(talk.getExecutor().getMaximumPoolSize()).isEqualTo(5);
-		assertThat(loans).containsExactly("talk 8->5 to late");
+		assertThat(loans).containsExactly(new Loan("talk", "late", 8, 5));
 		ManagedPool later = pool("later", 1, 10, 9, 1);
 		registry.register(later);
 		// Both lend down to their min-threads, 2 and 1, and later is cut to the 7 left.
@@ -235,13 +220,9 @@ class PoolRegistryTests {
 	@Test
 	void aPoolThatJoinsWhileTasksReachItsLenderGetsWhatTheLenderStillLeaves() {
 		ManagedPool lender = lenderThatGetsBusyAsItLends();
-		PoolRegistry registry = new PoolRegistry(10);
-		registry.register(lender);
-		registry.budget().fit();
+		PoolRegistry registry = fittedTo10(lender);
 		List<Loan> loans = lendingFromEveryPool(registry);
-		SizedExecutor lateExecutor = new SizedExecutor(8, 10);
-		ManagedPool late = new ManagedPool("late", lateExecutor, lateExecutor, PoolRecorder.builder().build(),
-				new PoolBounds(1, 10));
+		ManagedPool late = late(1);
 		registry.register(late);
 		assertThat(lender.maxPoolSize()).isEqualTo(6);
 		assertThat(late.maxPoolSize()).isEqualTo(4);
@@ -251,13 +232,9 @@ class PoolRegistryTests {
 	@Test
 	void aPoolThatJoinsWhileTasksReachItsLenderIsRefusedWithNothingChangedWhenItsMinThreadsNoLongerFit() {
 		ManagedPool lender = lenderThatGetsBusyAsItLends();
-		PoolRegistry registry = new PoolRegistry(10);
-		registry.register(lender);
-		registry.budget().fit();
+		PoolRegistry registry = fittedTo10(lender);
 		List<Loan> loans = lendingFromEveryPool(registry);
-		SizedExecutor lateExecutor = new SizedExecutor(8, 10);
-		ManagedPool late = new ManagedPool("late", lateExecutor, lateExecutor, PoolRecorder.builder().build(),
-				new PoolBounds(6, 10));
+		ManagedPool late = late(6);
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> registry.register(late))
 			.satisfies((ex) -> assertThat(ex.getField()).isEqualTo("minThreads"))
 			.withMessage("minThreads 6 of pool 'late' would bring the pools' threads to 12, over the budget of 10 "
@@ -270,9 +247,7 @@ class PoolRegistryTests {
 
 	@Test
 	void aPoolWhoseCutFailsAsItJoinsIsNotRegisteredAndNoWatcherIsTold() {
-		PoolRegistry registry = new PoolRegistry(10);
-		registry.register(pool("talk", 1, 10, 6, 1));
-		registry.budget().fit();
+		PoolRegistry registry = fittedTo10(pool("talk", 1, 10, 6, 1));
 		List<String> told = new ArrayList<>();
 		registry.watch(new PoolRegistry.Watcher() {
 
@@ -308,6 +283,26 @@ class PoolRegistryTests {
 		assertThat(late.getBudget()).isNotSameAs(registry.budget());
 		assertThat(registry.budget().allocatedThreads()).isEqualTo(6);
 		assertThat(told).isEmpty();
+	}
+
+	/**
+	 * A registry with a budget of 10 threads and one pool, fitted to it: a pool that
+	 * joins from now on is admitted.
+	 */
+	private static PoolRegistry fittedTo10(ManagedPool pool) {
+		PoolRegistry registry = new PoolRegistry(10);
+		registry.register(pool);
+		registry.budget().fit();
+		return registry;
+	}
+
+	/**
+	 * A pool of 8 threads, up to 10, that joins late.
+	 */
+	private static ManagedPool late(int minThreads) {
+		SizedExecutor executor = new SizedExecutor(8, 10);
+		return new ManagedPool("late", executor, executor, PoolRecorder.builder().build(),
+				new PoolBounds(minThreads, 10));
 	}
 
 	/**
