@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.execution.ManagedExecutorBuilder;
+import io.github.poolpilot.execution.ManagedExecutorService;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.ManagedPool;
@@ -100,11 +101,19 @@ final class ManagedPoolSettings {
 	}
 
 	/**
-	 * The pool started: it joins the registry, if any.
-	 * @param pool the pool
+	 * The pool started: it joins the registry, if any. When the registry refuses it (a
+	 * lazy executor whose min-threads the budget cannot fit), the executor is shut down
+	 * at once, so that no thread runs and no task is taken outside the budget.
+	 * @param executor the pool's executor
 	 */
-	void started(ManagedPool pool) {
-		PoolLifecycle.started(this.registry, pool);
+	void started(ManagedExecutorService executor) {
+		try {
+			PoolLifecycle.started(this.registry, executor.getPool());
+		}
+		catch (RuntimeException ex) {
+			executor.shutdownNow();
+			throw ex;
+		}
 	}
 
 	/**

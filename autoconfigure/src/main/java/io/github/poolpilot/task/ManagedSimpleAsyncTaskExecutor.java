@@ -188,14 +188,7 @@ public class ManagedSimpleAsyncTaskExecutor extends SimpleAsyncTaskExecutor impl
 			.sizes(bounds.maxThreads(), bounds.maxThreads())
 			.buildVirtual();
 		executor.getPool().setWeight(this.weight);
-		try {
-			this.settings.started(executor.getPool());
-		}
-		catch (RuntimeException ex) {
-			// Refused by the budget: no pool is left to take tasks outside it.
-			executor.shutdownNow();
-			throw ex;
-		}
+		this.settings.started(executor);
 		this.managed = executor;
 	}
 

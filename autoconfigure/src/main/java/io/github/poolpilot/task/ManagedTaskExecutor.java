@@ -254,15 +254,7 @@ public class ManagedTaskExecutor extends ThreadPoolTaskExecutor {
 				Duration.ofSeconds(getKeepAliveSeconds()));
 		ManagedExecutorService executor = this.settings.build(sizes, threadFactory, rejectedExecutionHandler,
 				this::beforeExecute, this::afterExecute);
-		try {
-			this.settings.pool().started(executor.getPool());
-		}
-		catch (RuntimeException ex) {
-			// Refused by the budget: no thread is left behind, and no pool that would
-			// take tasks outside it.
-			executor.shutdownNow();
-			throw ex;
-		}
+		this.settings.pool().started(executor);
 		this.managed = executor;
 		return executor;
 	}
