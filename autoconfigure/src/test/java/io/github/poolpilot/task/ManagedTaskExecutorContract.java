@@ -155,6 +155,41 @@ abstract class ManagedTaskExecutorContract extends UnderManagementContract {
 	}
 
 	/**
+	 * A pool shut down while its tasks still run leaves the registry at once, but its
+	 * threads count against the budget until they have finished: another pool grows into
+	 * them only then.
+	 */
+	@Test
+	void threadsOfAPoolShutDownCountAgainstTheBudgetUntilTheirTasksEnd() {
+		PoolRegistry budgetOfThree = new PoolRegistry(3);
+		ManagedTaskExecutor first = (ManagedTaskExecutor) newExecutor();
+		first.setRegistry(budgetOfThree);
+		first.setCorePoolSize(2);
+		first.setMaxPoolSize(2);
+		first.setWaitForTasksToCompleteOnShutdown(true);
+		first.initialize();
+		stopAfterTest(first::destroy);
+		ManagedTaskExecutor second = (ManagedTaskExecutor) newExecutor();
+		second.setRegistry(budgetOfThree);
+		second.setCorePoolSize(1);
+		second.setMaxPoolSize(1);
+		second.initialize();
+		stopAfterTest(second::destroy);
+		occupy(first);
+		occupy(first);
+		first.destroy();
+		assertThat(budgetOfThree.pools()).containsExactly(pool(second));
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> second.setMaxPoolSize(3))
+			.withMessageContaining(
+					"would bring the pools' threads to 5, over the budget of 3 threads (allowed: at most 1)");
+		assertThat(second.getMaxPoolSize()).isOne();
+		this.release.countDown();
+		await().atMost(WAIT).until(() -> first.getThreadPoolExecutor().isTerminated());
+		second.setMaxPoolSize(3);
+		assertThat(second.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(3);
+	}
+
+	/**
 	 * A pool whose min-threads do not fit what the budget has left when it starts is
 	 * refused, and leaves nothing behind: no thread, not even a prestarted core thread,
 	 * and no pool to take tasks outside the budget.

@@ -23,9 +23,10 @@ final class Handover {
 
 	/**
 	 * Share the budget among the demands and return what each pool may have now
-	 * ({@link ThreadBudget#threadsNow}).
+	 * ({@link ThreadBudget#threadsNow}), the threads of pools that left
+	 * ({@code departed}) holding room until they ended.
 	 */
-	static Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools, int maxThreads) {
+	static Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools, int maxThreads, int departed) {
 		int totalWeight = demands.stream().mapToInt(Demand::weight).sum();
 		Map<String, Held> byName = new HashMap<>();
 		pools.forEach((pool) -> byName.put(pool.name(), pool));
@@ -43,7 +44,7 @@ final class Handover {
 				held.add(demand);
 			}
 		}
-		return threads(pools, BudgetAllocator.allocate(held, maxThreads), maxThreads);
+		return threads(pools, BudgetAllocator.allocate(held, maxThreads), maxThreads - departed);
 	}
 
 	/**

@@ -53,13 +53,15 @@ final class Lending {
 	 * lenders of the loans once they made room. Tasks may reach a lender while it lends:
 	 * its threads end only with them, so the loans go back and the pools lend again what
 	 * they leave idle then, a few times before the pool gets only what is free.
+	 * {@code departed} threads, those of pools that left the budget and still finish
+	 * their tasks, hold room that nobody can lend.
 	 */
-	static Room makeRoom(Collection<? extends BudgetMember> members, BudgetMember member, int maxPoolSize,
+	static Room makeRoom(Collection<? extends BudgetMember> members, int departed, BudgetMember member, int maxPoolSize,
 			int maxThreads, Lenders lenders) {
 		for (int attempt = 1; attempt <= LENDING_ATTEMPTS; attempt++) {
 			Snapshot before = new Snapshot(members);
-			Room room = attempt(members, member, maxPoolSize, maxThreads, lenders);
-			int others = Snapshot.held(members, member);
+			Room room = attempt(members, departed, member, maxPoolSize, maxThreads, lenders);
+			int others = departed + Snapshot.held(members, member);
 			if (room.loans().isEmpty() || others + maxPoolSize <= maxThreads) {
 				room.loans().forEach(lenders::lent);
 				return room;
@@ -69,12 +71,12 @@ final class Lending {
 			before.restore((lender) -> {
 			});
 		}
-		return attempt(members, member, maxPoolSize, maxThreads, Lenders.NONE);
+		return attempt(members, departed, member, maxPoolSize, maxThreads, Lenders.NONE);
 	}
 
-	private static Room attempt(Collection<? extends BudgetMember> members, BudgetMember member, int maxPoolSize,
-			int maxThreads, Lenders lenders) {
-		int others = 0;
+	private static Room attempt(Collection<? extends BudgetMember> members, int departed, BudgetMember member,
+			int maxPoolSize, int maxThreads, Lenders lenders) {
+		int others = departed;
 		Map<BudgetMember, Integer> lendable = new LinkedHashMap<>();
 		int canLend = 0;
 		for (BudgetMember other : members) {

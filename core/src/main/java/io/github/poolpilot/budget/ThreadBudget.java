@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -33,6 +34,8 @@ public final class ThreadBudget {
 
 	private final Supplier<? extends Collection<? extends BudgetMember>> members;
 
+	private final IntSupplier departed;
+
 	private volatile @Nullable Integer maxThreads;
 
 	private volatile Lenders lenders = Lenders.NONE;
@@ -52,9 +55,23 @@ public final class ThreadBudget {
 	 * @param members the pools sharing it, as they are at each call
 	 */
 	public ThreadBudget(@Nullable Integer maxThreads, Supplier<? extends Collection<? extends BudgetMember>> members) {
+		this(maxThreads, members, () -> 0);
+	}
+
+	/**
+	 * Create a budget whose pools may leave it while their threads still run.
+	 * @param maxThreads how many live threads the pools may have together, or
+	 * {@code null} for no limit beyond each pool's own max-threads
+	 * @param members the pools sharing it, as they are at each call
+	 * @param departed the live threads of the pools that left it, as they are at each
+	 * call: they count until they have finished their tasks
+	 */
+	public ThreadBudget(@Nullable Integer maxThreads, Supplier<? extends Collection<? extends BudgetMember>> members,
+			IntSupplier departed) {
 		checkMaxThreads(maxThreads);
 		this.maxThreads = maxThreads;
 		this.members = members;
+		this.departed = departed;
 	}
 
 	/**
@@ -137,21 +154,23 @@ public final class ThreadBudget {
 	}
 
 	/**
-	 * Return the live threads of all pools together.
+	 * Return the live threads of all pools together, those of pools that left and still
+	 * finish their tasks included.
 	 * @return the live threads
 	 */
 	public int liveThreads() {
-		return this.members.get().stream().mapToInt(BudgetMember::liveThreads).sum();
+		return this.departed.getAsInt() + this.members.get().stream().mapToInt(BudgetMember::liveThreads).sum();
 	}
 
 	/**
 	 * Make room for a pool's new maximum size, so that the pools' live threads can never
 	 * exceed the budget. Each other pool holds its maximum size, or its live threads
-	 * while more than that are still finishing their tasks after it shrank. When that
-	 * leaves too little, the pools that may lend ({@link #setLenders}) give their idle
-	 * threads, each down to its live threads and never below its min-threads, through
-	 * their own doors; nothing is lent when even that would not make room. A pool that
-	 * does not grow always fits: shrinking only helps. Call it within {@link #change}.
+	 * while more than that are still finishing their tasks after it shrank, and a pool
+	 * that left holds its live threads until they have finished theirs. When that leaves
+	 * too little, the pools that may lend ({@link #setLenders}) give their idle threads,
+	 * each down to its live threads and never below its min-threads, through their own
+	 * doors; nothing is lent when even that would not make room. A pool that does not
+	 * grow always fits: shrinking only helps. Call it within {@link #change}.
 	 * @param member the pool to resize
 	 * @param maxPoolSize its new maximum size
 	 * @return the loans that made room, or what the change would break
@@ -161,7 +180,7 @@ public final class ThreadBudget {
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
 			return Room.FREE;
 		}
-		return Lending.makeRoom(sharing(), member, maxPoolSize, budget, this.lenders);
+		return Lending.makeRoom(sharing(), this.departed.getAsInt(), member, maxPoolSize, budget, this.lenders);
 	}
 
 	/**
@@ -222,15 +241,17 @@ public final class ThreadBudget {
 	/**
 	 * Share the budget among what the pools ask for, and return what each may have now:
 	 * threads a pool gives back count until they ended, so a growing pool gets only what
-	 * the others' live threads leave, up to its allocation. A pool sized by hand keeps
-	 * its size up to its guaranteed share (at least its min-threads): what it has beyond
-	 * that was lent by the others, and goes back to a pool below its share that needs it.
+	 * the others' live threads (and those of pools that left) leave, up to its
+	 * allocation. A pool sized by hand keeps its size up to its guaranteed share (at
+	 * least its min-threads): what it has beyond that was lent by the others, and goes
+	 * back to a pool below its share that needs it.
 	 * @param demands what each pool asks for
 	 * @param pools each pool's size and live threads now, in the order of the demands
 	 * @return the threads each pool may have now, by pool name, in the order given
 	 */
 	public Map<String, Integer> threadsNow(List<Demand> demands, List<Held> pools) {
-		return Handover.threadsNow(demands, pools, maxThreads());
+		return Handover.threadsNow(demands, pools, maxThreads(),
+				(this.maxThreads != null) ? this.departed.getAsInt() : 0);
 	}
 
 	/**
@@ -312,7 +333,9 @@ public final class ThreadBudget {
 			int to = from;
 			this.joining = member;
 			try {
-				Overrun overrun = Lending.makeRoom(sharing(), member, to, budget, this.lenders).overrun();
+				Overrun overrun = Lending
+					.makeRoom(sharing(), this.departed.getAsInt(), member, to, budget, this.lenders)
+					.overrun();
 				// Each try lends what the lenders leave idle then: tasks that reached
 				// them since the last one leave less, and the pool gives way to what is
 				// left.
@@ -322,7 +345,8 @@ public final class ThreadBudget {
 					if (shortBy[0] > 0) {
 						return;
 					}
-					overrun = Lending.makeRoom(sharing(), member, to, budget, this.lenders).overrun();
+					overrun = Lending.makeRoom(sharing(), this.departed.getAsInt(), member, to, budget, this.lenders)
+						.overrun();
 				}
 			}
 			finally {

@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -27,6 +29,12 @@ public class PoolRegistry {
 
 	private final Map<String, ManagedPool> pools = new ConcurrentSkipListMap<>();
 
+	/**
+	 * The pools that left while their threads still ran: those threads count against the
+	 * budget until they have finished their tasks.
+	 */
+	private final Set<ManagedPool> departed = ConcurrentHashMap.newKeySet();
+
 	private final ThreadBudget budget;
 
 	private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
@@ -37,7 +45,12 @@ public class PoolRegistry {
 	 * {@code null} for no budget beyond each pool's own max-threads
 	 */
 	public PoolRegistry(@Nullable Integer maxThreads) {
-		this.budget = new ThreadBudget(maxThreads, this.pools::values);
+		this.budget = new ThreadBudget(maxThreads, this.pools::values, this::departedThreads);
+	}
+
+	private int departedThreads() {
+		this.departed.removeIf((pool) -> pool.liveThreads() == 0);
+		return this.departed.stream().mapToInt(ManagedPool::liveThreads).sum();
 	}
 
 	/**
@@ -58,6 +71,7 @@ public class PoolRegistry {
 			}
 			pool.shareBudget(this.budget);
 			if (previous == null) {
+				this.departed.remove(pool);
 				admit(pool);
 				this.watchers.forEach((watcher) -> watcher.registered(pool));
 			}
@@ -95,11 +109,15 @@ public class PoolRegistry {
 	}
 
 	/**
-	 * Remove a pool, as when it shuts down.
+	 * Remove a pool, as when it shuts down. Its threads still running count against the
+	 * budget until they have finished their tasks.
 	 * @param pool the pool
 	 */
 	public synchronized void unregister(ManagedPool pool) {
 		if (this.pools.remove(pool.getName(), pool)) {
+			if (pool.liveThreads() > 0) {
+				this.departed.add(pool);
+			}
 			pool.shareBudget(ThreadBudget.none());
 			this.watchers.forEach((watcher) -> watcher.unregistered(pool));
 		}

@@ -5,8 +5,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Held;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.budget.ThreadBudget.Overrun;
 
@@ -55,6 +57,28 @@ class ThreadBudgetTests {
 		ThreadBudget budget = new ThreadBudget(10, () -> List.of(a, b));
 		assertThat(budget.makeRoom(a, 8).overrun()).isNull();
 		assertThat(budget.makeRoom(a, 9).overrun()).isEqualTo(new Overrun(14, 10, 5, 0));
+	}
+
+	@Test
+	void threadsOfPoolsThatLeftHoldTheirRoomUntilTheyEnd() {
+		SizedMember a = member("a", 1, 4, 1, 4, 4);
+		SizedMember b = member("b", 1, 0, 1, 2, 0);
+		List<BudgetMember> members = new ArrayList<>(List.of(a, b));
+		int[] departed = { 3 };
+		ThreadBudget budget = new ThreadBudget(10, () -> members, () -> departed[0]);
+		assertThat(budget.liveThreads()).isEqualTo(7);
+		assertThat(budget.makeRoom(b, 4).overrun()).isEqualTo(new Overrun(11, 10, 3, 0));
+		assertThat(budget.threadsNow(List.of(new Demand("b", 1, 64, 1, 8, false)), List.of(new Held("b", 2, 0))))
+			.containsEntry("b", 7);
+		budget.fit();
+		SizedMember later = member("later", 1, 0, 1, 6, 0);
+		members.add(later);
+		assertThat(budget.admit(later).cuts()).containsExactly(new Cut("later", 6, 1, 10));
+		departed[0] = 0;
+		assertThat(budget.liveThreads()).isEqualTo(4);
+		assertThat(budget.makeRoom(b, 4).overrun()).isNull();
+		assertThat(budget.threadsNow(List.of(new Demand("b", 1, 64, 1, 8, false)), List.of(new Held("b", 2, 0))))
+			.containsEntry("b", 8);
 	}
 
 	@Test

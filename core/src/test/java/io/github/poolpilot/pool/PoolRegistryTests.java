@@ -8,10 +8,12 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.poolpilot.budget.BudgetAllocator.Demand;
 import io.github.poolpilot.budget.BudgetMember;
 import io.github.poolpilot.budget.Lenders;
 import io.github.poolpilot.budget.ThreadBudget.Cut;
 import io.github.poolpilot.budget.ThreadBudget.Fit;
+import io.github.poolpilot.budget.ThreadBudget.Held;
 import io.github.poolpilot.budget.ThreadBudget.Loan;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.testsupport.Blocking;
@@ -215,6 +217,35 @@ class PoolRegistryTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getPoolSize() <= 2);
 		stop.resize(8, 8);
 		assertThat(registry.budget().liveThreads()).isLessThanOrEqualTo(10);
+	}
+
+	@Test
+	void threadsOfAPoolThatLeftCountUntilTheyEnded() {
+		PoolRegistry registry = new PoolRegistry(10);
+		ManagedPool talk = pool("talk", 1, 10, 6, 1);
+		ManagedPool stop = pool("stop", 1, 10, 4, 1);
+		registry.register(talk);
+		registry.register(stop);
+		CountDownLatch release = new CountDownLatch(1);
+		for (int i = 0; i < 6; i++) {
+			executor(talk).execute(() -> Blocking.await(release));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 6);
+		executor(talk).shutdown();
+		registry.unregister(talk);
+		assertThat(registry.budget().liveThreads()).isEqualTo(6 + stop.liveThreads());
+		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> stop.resize(8, 8))
+			.withMessageContaining("would bring the pools' threads to 14, over the budget of 10 threads");
+		assertThat(stop.maxPoolSize()).isEqualTo(4);
+		assertThat(registry.budget()
+			.threadsNow(List.of(new Demand("stop", 1, 10, 1, 10, false)), List.of(new Held("stop", 4, 0))))
+			.containsEntry("stop", 4);
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> executor(talk).isTerminated());
+		stop.resize(8, 8);
+		assertThat(registry.budget()
+			.threadsNow(List.of(new Demand("stop", 1, 10, 1, 10, false)), List.of(new Held("stop", 8, 0))))
+			.containsEntry("stop", 10);
 	}
 
 	@Test
