@@ -34,7 +34,10 @@ import io.github.poolpilot.tuning.PoolSimulator.Sample;
  * by the threads it may still add ({@link Overflow}). With
  * {@code -Dpoolpilot-tests.census.line-ceiling=1.5,5} (or {@code 1.5,5,hold}) each pool
  * with a downstream is capped by an oracle of the downstream's line
- * ({@link LineCeiling}).
+ * ({@link LineCeiling}). With {@code -Dpoolpilot-tests.census.knee-first=true} a draw
+ * whose downstream is the limit below its max-threads is held to a pool fixed at the knee
+ * + 50 % instead of one fixed at its max-threads, for its refusals and its throughput:
+ * the reading in which the knee's invariant comes first where the two conflict.
  * <p>
  * It also counts the draws the knee's invariant applies to (a downstream the limit below
  * the pool's max-threads), those of them that fail, and lists those on which a pool fixed
@@ -67,6 +70,7 @@ class TuningFamiliesCensusTests {
 		int idle = Integer.getInteger("poolpilot-tests.census.idle", 0);
 		Overflow overflow = overflow(System.getProperty("poolpilot-tests.census.overflow", "none"));
 		@Nullable LineCeiling lineCeiling = lineCeiling(System.getProperty("poolpilot-tests.census.line-ceiling"));
+		boolean kneeFirst = Boolean.getBoolean("poolpilot-tests.census.knee-first");
 		List<String> lines = new ArrayList<>();
 		Map<String, int[]> counts = new TreeMap<>();
 		int[] failing = new int[2];
@@ -89,16 +93,20 @@ class TuningFamiliesCensusTests {
 				.run(family.seconds())
 				.only();
 			List<Sample> fixed = family.fixedAtMax().run(family.seconds()).only();
-			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
 			int range = (seed <= 200) ? 0 : 1;
 			int limit = FamilyInvariants.kneeLimit(family);
-			if (limit > 0 && limit < family.bounds().maxThreads()) {
+			boolean kneeApplies = limit > 0 && limit < family.bounds().maxThreads();
+			List<Sample> atLimit = kneeApplies ? family.tuned().fixedSize(limit).run(family.seconds()).only() : fixed;
+			if (kneeApplies && !FamilyInvariants.broken(family, atLimit, fixed).isEmpty()) {
+				conflicting.get(range).add(seed);
+			}
+			if (kneeFirst) {
+				fixed = atLimit;
+			}
+			List<String> broken = FamilyInvariants.broken(family, tuned, fixed);
+			if (kneeApplies) {
 				kneeDraws[range]++;
 				kneeFailing[range] += broken.isEmpty() ? 0 : 1;
-				List<Sample> atLimit = family.tuned().fixedSize(limit).run(family.seconds()).only();
-				if (!FamilyInvariants.broken(family, atLimit, fixed).isEmpty()) {
-					conflicting.get(range).add(seed);
-				}
 			}
 			int[] start = starts.computeIfAbsent(start(family), (key) -> new int[2]);
 			start[0]++;
