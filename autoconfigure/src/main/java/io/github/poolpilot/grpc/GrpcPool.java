@@ -7,6 +7,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
@@ -31,6 +34,8 @@ public final class GrpcPool implements Executor {
 	 * The pool's name.
 	 */
 	public static final String NAME = "grpc";
+
+	private static final Log logger = LogFactory.getLog(GrpcPool.class);
 
 	private final ManagedExecutor executor;
 
@@ -99,13 +104,23 @@ public final class GrpcPool implements Executor {
 
 	/**
 	 * Stop the pool once the server stopped: the events under way and queued run, up to
-	 * the await-termination period.
+	 * the await-termination period; what is left then is interrupted, and its queued
+	 * events are counted abandoned.
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public void close() throws InterruptedException {
 		this.executor.shutdown();
 		this.lane.close();
-		this.executor.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS);
+		if (!this.executor.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS)) {
+			// As every pool poolpilot creates: what is left is cancelled, counted and
+			// said.
+			int running = this.executor.getActiveCount();
+			int abandoned = this.executor.shutdownNow().size();
+			if (abandoned > 0 || running > 0) {
+				logger.warn("Pool '" + NAME + "' did not finish within " + this.awaitTermination + ": cancelled "
+						+ abandoned + " queued and interrupted " + running + " running tasks");
+			}
+		}
 	}
 
 }
