@@ -7,14 +7,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.measure.PoolRecorder;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRejectedException;
+import io.github.poolpilot.task.PoolLifecycle;
 
 /**
  * The gRPC server's executor as the managed pool named {@code grpc}. gRPC hands each
@@ -34,8 +32,6 @@ public final class GrpcPool implements Executor {
 	 * The pool's name.
 	 */
 	public static final String NAME = "grpc";
-
-	private static final Log logger = LogFactory.getLog(GrpcPool.class);
 
 	private final ManagedExecutor executor;
 
@@ -112,14 +108,7 @@ public final class GrpcPool implements Executor {
 		this.executor.shutdown();
 		this.lane.close();
 		if (!this.executor.awaitTermination(this.awaitTermination.toMillis(), TimeUnit.MILLISECONDS)) {
-			// As every pool poolpilot creates: what is left is cancelled, counted and
-			// said.
-			int running = this.executor.getActiveCount();
-			int abandoned = this.executor.shutdownNow().size();
-			if (abandoned > 0 || running > 0) {
-				logger.warn("Pool '" + NAME + "' did not finish within " + this.awaitTermination + ": cancelled "
-						+ abandoned + " queued and interrupted " + running + " running tasks");
-			}
+			PoolLifecycle.stopNow(this.executor, "did not finish within " + this.awaitTermination);
 		}
 	}
 

@@ -17,11 +17,12 @@ import io.github.poolpilot.pool.PoolRegistry;
  * How a pool that poolpilot manages through one of Spring's executors starts and stops,
  * whichever executor it is: it joins the registry when it starts and leaves it when it
  * stops, and what a stop cannot finish in time is cancelled, counted as abandoned and
- * logged, never dropped silently.
+ * logged, never dropped silently. The pools poolpilot creates outside Spring's executors
+ * (the gRPC server's) stop through {@link #stopNow} too.
  *
  * @author poolpilot authors
  */
-final class PoolLifecycle {
+public final class PoolLifecycle {
 
 	private static final Log logger = LogFactory.getLog(PoolLifecycle.class);
 
@@ -72,7 +73,7 @@ final class PoolLifecycle {
 	 * @param executor the pool's executor
 	 * @param why why it is stopped, after the pool's name in the log
 	 */
-	static void stopNow(ManagedExecutorService executor, String why) {
+	public static void stopNow(ManagedExecutorService executor, String why) {
 		int running = executor.getPool().getExecutor().getActiveCount();
 		List<Runnable> abandoned = executor.shutdownNow();
 		abandoned.forEach((task) -> {
