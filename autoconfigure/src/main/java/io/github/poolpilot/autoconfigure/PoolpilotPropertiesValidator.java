@@ -12,6 +12,7 @@ import io.github.poolpilot.budget.BudgetSizing;
 import io.github.poolpilot.budget.BudgetSizing.FloorsOverBudget;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
 import io.github.poolpilot.task.ExistingExecutorSettings;
+import io.github.poolpilot.webserver.HttpPool;
 
 import org.springframework.util.ClassUtils;
 
@@ -43,7 +44,12 @@ final class PoolpilotPropertiesValidator {
 		if (webServer.isEnabled()) {
 			validateWebServer(webServer);
 			if (servlet) {
-				floors.put("http", webServer.getMinThreads());
+				if (properties.getPools().containsKey(HttpPool.NAME)) {
+					throw new InvalidPoolpilotPropertyException("poolpilot.pools." + HttpPool.NAME,
+							"a pool named '" + HttpPool.NAME + "'", "the web server's pool is named '" + HttpPool.NAME
+									+ "' (poolpilot.web-server.enabled=true): give the declared pool another name");
+				}
+				floors.put(HttpPool.NAME, webServer.getMinThreads());
 			}
 		}
 		FloorsOverBudget overBudget = BudgetSizing.checkFloors(properties.getBudget().getMaxThreads(), floors);

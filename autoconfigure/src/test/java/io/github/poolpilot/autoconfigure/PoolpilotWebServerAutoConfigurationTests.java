@@ -143,6 +143,18 @@ class PoolpilotWebServerAutoConfigurationTests {
 	}
 
 	@Test
+	void aDeclaredPoolNamedHttpFailsStartUpNamingItsKey() {
+		this.runner.withPropertyValues("poolpilot.web-server.enabled=true", "poolpilot.pools.http.max-threads=4")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidPoolpilotPropertyFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getAction()).contains("poolpilot.pools.http").contains("web server");
+			});
+	}
+
+	@Test
 	void withoutTomcatOrJettyEnablingItFailsStartUpSayingSo() {
 		this.runner.withClassLoader(new FilteredClassLoader("org.apache.coyote", "org.springframework.boot.jetty"))
 			.withPropertyValues("poolpilot.web-server.enabled=true")
