@@ -60,13 +60,31 @@ public final class PoolpilotWebServerAutoConfiguration {
 
 	@Bean
 	FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
-		boolean separateManagementPort = environment.containsProperty("management.server.port");
-		String basePath = separateManagementPort ? ""
+		String basePath = separateManagementPort(environment) ? ""
 				: environment.getProperty("management.endpoints.web.base-path", "/actuator");
 		FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
 				new HttpRefusalFilter(http.getRejectionStatus(), basePath));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		return registration;
+	}
+
+	/**
+	 * Whether the management endpoints are served on a port of their own, as Spring Boot
+	 * decides it: a management port that is the server's own (or 8080 while the server's
+	 * is left at its default) serves them on the server's port.
+	 */
+	private static boolean separateManagementPort(Environment environment) {
+		Integer managementPort = environment.getProperty("management.server.port", Integer.class);
+		if (managementPort == null) {
+			return false;
+		}
+		if (managementPort < 0) {
+			return true;
+		}
+		Integer serverPort = environment.getProperty("server.port", Integer.class);
+		boolean same = (serverPort == null && managementPort == 8080)
+				|| (managementPort != 0 && managementPort.equals(serverPort));
+		return !same;
 	}
 
 	/**

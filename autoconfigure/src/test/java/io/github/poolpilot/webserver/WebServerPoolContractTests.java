@@ -2,6 +2,7 @@ package io.github.poolpilot.webserver;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -175,6 +176,26 @@ abstract class WebServerPoolContractTests {
 			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		}
 		assertThat(http.getRecorder().taskCounts().rejected()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void healthAnswersWhileRefusingWhenTheManagementPortIsTheServersOwn() throws Exception {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		ConfigurableApplicationContext context = start(4, 4, 4, "server.port=" + port,
+				"management.server.port=" + port);
+		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4);
+		HttpResponse<String> refused = this.client.send(request("/work?ms=1").build(), BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(503);
+		HttpResponse<String> health = this.client.send(request("/actuator/health").build(), BodyHandlers.ofString());
+		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+		WebServerPoolApplication.release.countDown();
+		for (CompletableFuture<HttpResponse<String>> response : held) {
+			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		}
 	}
 
 	@Test
