@@ -60,12 +60,29 @@ public final class PoolpilotWebServerAutoConfiguration {
 
 	@Bean
 	FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
-		String basePath = separateManagementPort(environment) ? ""
-				: environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		String basePath = separateManagementPort(environment) ? "" : underDispatcherServlet(environment,
+				environment.getProperty("management.endpoints.web.base-path", "/actuator"));
 		FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
 				new HttpRefusalFilter(http.getRejectionStatus(), basePath));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		return registration;
+	}
+
+	/**
+	 * The management base path as Spring MVC serves it: under the dispatcher servlet's
+	 * path ({@code spring.mvc.servlet.path}), as Spring Boot maps the endpoints.
+	 */
+	private static String underDispatcherServlet(Environment environment, String basePath) {
+		if (basePath.isEmpty()) {
+			return basePath;
+		}
+		String servletPath = environment.getProperty("spring.mvc.servlet.path", "/");
+		int wildcard = servletPath.indexOf('*');
+		String prefix = (wildcard != -1) ? servletPath.substring(0, wildcard) : servletPath;
+		if (prefix.endsWith("/")) {
+			prefix = prefix.substring(0, prefix.length() - 1);
+		}
+		return prefix + (basePath.startsWith("/") ? basePath : "/" + basePath);
 	}
 
 	/**

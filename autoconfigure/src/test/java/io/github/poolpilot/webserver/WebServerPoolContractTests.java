@@ -199,6 +199,22 @@ abstract class WebServerPoolContractTests {
 	}
 
 	@Test
+	void healthAnswersWhileRefusingUnderTheDispatcherServletsPath() throws Exception {
+		ConfigurableApplicationContext context = start(4, 4, 4, "spring.mvc.servlet.path=/api");
+		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4, "/api/block");
+		HttpResponse<String> refused = this.client.send(request("/api/work?ms=1").build(), BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(503);
+		HttpResponse<String> health = this.client.send(request("/api/actuator/health").build(),
+				BodyHandlers.ofString());
+		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+		WebServerPoolApplication.release.countDown();
+		for (CompletableFuture<HttpResponse<String>> response : held) {
+			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		}
+	}
+
+	@Test
 	void aRequestThatWaitedPastMaxQueueWaitIsRefusedWhenItsTurnComes() throws Exception {
 		ConfigurableApplicationContext context = start(2, 2, 4, "poolpilot.web-server.max-queue-wait=300ms");
 		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
@@ -241,14 +257,19 @@ abstract class WebServerPoolContractTests {
 	 * Hold every thread on {@code /block} and queue more behind them.
 	 */
 	private List<CompletableFuture<HttpResponse<String>>> fill(ManagedPool http, int running, int queued) {
+		return fill(http, running, queued, "/block");
+	}
+
+	private List<CompletableFuture<HttpResponse<String>>> fill(ManagedPool http, int running, int queued,
+			String block) {
 		WebServerPoolApplication.release = new CountDownLatch(1);
 		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
 		for (int i = 0; i < running; i++) {
-			held.add(send("/block"));
+			held.add(send(block));
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> http.getExecutor().getActiveCount() == running);
 		for (int i = 0; i < queued; i++) {
-			held.add(send("/block"));
+			held.add(send(block));
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> http.getExecutor().getQueueSize() == queued);
 		return held;
