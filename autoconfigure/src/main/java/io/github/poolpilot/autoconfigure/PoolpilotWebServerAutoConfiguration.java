@@ -73,6 +73,10 @@ public final class PoolpilotWebServerAutoConfiguration {
 	 * path ({@code spring.mvc.servlet.path}), as Spring Boot maps the endpoints.
 	 */
 	private static String underDispatcherServlet(Environment environment, String basePath) {
+		// Spring Boot drops a trailing slash from the base path.
+		if (basePath.endsWith("/")) {
+			basePath = basePath.substring(0, basePath.length() - 1);
+		}
 		if (basePath.isEmpty()) {
 			return basePath;
 		}

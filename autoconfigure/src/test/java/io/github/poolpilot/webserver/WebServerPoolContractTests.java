@@ -215,6 +215,21 @@ abstract class WebServerPoolContractTests {
 	}
 
 	@Test
+	void healthAnswersWhileRefusingUnderABasePathWrittenWithATrailingSlash() throws Exception {
+		ConfigurableApplicationContext context = start(4, 4, 4, "management.endpoints.web.base-path=/manage/");
+		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
+		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4);
+		HttpResponse<String> refused = this.client.send(request("/work?ms=1").build(), BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(503);
+		HttpResponse<String> health = this.client.send(request("/manage/health").build(), BodyHandlers.ofString());
+		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+		WebServerPoolApplication.release.countDown();
+		for (CompletableFuture<HttpResponse<String>> response : held) {
+			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		}
+	}
+
+	@Test
 	void aRequestThatWaitedPastMaxQueueWaitIsRefusedWhenItsTurnComes() throws Exception {
 		ConfigurableApplicationContext context = start(2, 2, 4, "poolpilot.web-server.max-queue-wait=300ms");
 		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
