@@ -1,6 +1,7 @@
 package io.github.poolpilot.autoconfigure;
 
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 import org.apache.coyote.http11.Http11NioProtocol;
 import org.eclipse.jetty.server.Server;
@@ -14,15 +15,20 @@ import io.github.poolpilot.webserver.HttpRefusalFilter;
 import io.github.poolpilot.webserver.jetty.JettyHttpPoolCustomizer;
 import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
 import org.springframework.boot.tomcat.TomcatWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -59,9 +65,9 @@ public final class PoolpilotWebServerAutoConfiguration {
 	}
 
 	@Bean
-	FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http, Environment environment) {
-		String basePath = separateManagementPort(environment) ? "" : underDispatcherServlet(environment,
-				environment.getProperty("management.endpoints.web.base-path", "/actuator"));
+	FilterRegistrationBean<HttpRefusalFilter> poolpilotHttpRefusalFilter(HttpPool http,
+			ObjectProvider<ManagementPath> managementPath) {
+		String basePath = managementPath.getIfAvailable(() -> ManagementPath.NONE).onServerPort();
 		FilterRegistrationBean<HttpRefusalFilter> registration = new FilterRegistrationBean<>(
 				new HttpRefusalFilter(http.getRejectionStatus(), basePath));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
@@ -69,43 +75,59 @@ public final class PoolpilotWebServerAutoConfiguration {
 	}
 
 	/**
-	 * The management base path as Spring MVC serves it: under the dispatcher servlet's
-	 * path ({@code spring.mvc.servlet.path}), as Spring Boot maps the endpoints.
+	 * The actuator's endpoints on the server's port, exempt from refusals: where Spring
+	 * Boot serves them, as it decides (its management port type, its cleaned base path).
 	 */
-	private static String underDispatcherServlet(Environment environment, String basePath) {
-		// Spring Boot drops a trailing slash from the base path.
-		if (basePath.endsWith("/")) {
-			basePath = basePath.substring(0, basePath.length() - 1);
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ ManagementPortType.class, WebEndpointProperties.class })
+	@ConditionalOnMissingClass("org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath")
+	static class ActuatorConfiguration {
+
+		@Bean
+		ManagementPath poolpilotManagementPath(Environment environment) {
+			return ManagementPath.of(environment, (basePath) -> basePath);
 		}
-		if (basePath.isEmpty()) {
-			return basePath;
-		}
-		String servletPath = environment.getProperty("spring.mvc.servlet.path", "/");
-		int wildcard = servletPath.indexOf('*');
-		String prefix = (wildcard != -1) ? servletPath.substring(0, wildcard) : servletPath;
-		if (prefix.endsWith("/")) {
-			prefix = prefix.substring(0, prefix.length() - 1);
-		}
-		return prefix + (basePath.startsWith("/") ? basePath : "/" + basePath);
+
 	}
 
 	/**
-	 * Whether the management endpoints are served on a port of their own, as Spring Boot
-	 * decides it: a management port that is the server's own (or 8080 while the server's
-	 * is left at its default) serves them on the server's port.
+	 * The actuator's endpoints under Spring MVC's dispatcher servlet, whose path
+	 * ({@code spring.mvc.servlet.path}) comes before theirs.
 	 */
-	private static boolean separateManagementPort(Environment environment) {
-		Integer managementPort = environment.getProperty("management.server.port", Integer.class);
-		if (managementPort == null) {
-			return false;
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ ManagementPortType.class, WebEndpointProperties.class, DispatcherServletPath.class })
+	static class ActuatorMvcConfiguration {
+
+		@Bean
+		ManagementPath poolpilotManagementPath(Environment environment,
+				ObjectProvider<DispatcherServletPath> dispatcherServletPath) {
+			return ManagementPath.of(environment, (basePath) -> {
+				DispatcherServletPath servletPath = dispatcherServletPath.getIfAvailable();
+				return (servletPath != null) ? servletPath.getRelativePath(basePath) : basePath;
+			});
 		}
-		if (managementPort < 0) {
-			return true;
+
+	}
+
+	/**
+	 * The path of the actuator's endpoints on the server's port, or none.
+	 *
+	 * @param onServerPort the path, empty when they are not served there
+	 */
+	record ManagementPath(String onServerPort) {
+
+		static final ManagementPath NONE = new ManagementPath("");
+
+		static ManagementPath of(Environment environment, UnaryOperator<String> underServlet) {
+			if (ManagementPortType.get(environment) != ManagementPortType.SAME) {
+				return NONE;
+			}
+			String basePath = Binder.get(environment)
+				.bindOrCreate("management.endpoints.web", WebEndpointProperties.class)
+				.getBasePath();
+			return basePath.isEmpty() ? NONE : new ManagementPath(underServlet.apply(basePath));
 		}
-		Integer serverPort = environment.getProperty("server.port", Integer.class);
-		boolean same = (serverPort == null && managementPort == 8080)
-				|| (managementPort != 0 && managementPort.equals(serverPort));
-		return !same;
+
 	}
 
 	/**

@@ -4,12 +4,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.poolpilot.autoconfigure.PoolpilotWebServerAutoConfiguration.ManagementPath;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolRegistry;
 import io.github.poolpilot.webserver.HttpPool;
 import io.github.poolpilot.webserver.tomcat.TomcatHttpPoolCustomizer;
 
 import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -17,6 +19,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -165,6 +169,36 @@ class PoolpilotWebServerAutoConfigurationTests {
 				assertThat(analysis.getAction()).contains("poolpilot.web-server.enabled")
 					.contains("an embedded Tomcat or Jetty");
 			});
+	}
+
+	@Test
+	void theActuatorIsExemptWhereSpringBootServesItOnTheServersPort() {
+		WebApplicationContextRunner enabled = this.runner
+			.withConfiguration(AutoConfigurations.of(DispatcherServletAutoConfiguration.class))
+			.withPropertyValues("poolpilot.web-server.enabled=true");
+		enabled.withPropertyValues("spring.mvc.servlet.path=/api")
+			.run((context) -> assertThat(context.getBean(ManagementPath.class).onServerPort())
+				.isEqualTo("/api/actuator"));
+		enabled
+			.withPropertyValues("management.endpoints.web.base-path=/manage/", "server.port=8081",
+					"management.server.port=8081")
+			.run((context) -> assertThat(context.getBean(ManagementPath.class).onServerPort()).isEqualTo("/manage"));
+		enabled.withPropertyValues("management.server.port=9090")
+			.run((context) -> assertThat(context.getBean(ManagementPath.class)).isEqualTo(ManagementPath.NONE));
+		enabled.withPropertyValues("management.endpoints.web.base-path=/")
+			.run((context) -> assertThat(context.getBean(ManagementPath.class)).isEqualTo(ManagementPath.NONE));
+	}
+
+	@Test
+	void withoutSpringMvcTheActuatorIsExemptAtItsBasePathAndWithoutTheActuatorNothingIs() {
+		WebApplicationContextRunner enabled = this.runner.withPropertyValues("poolpilot.web-server.enabled=true");
+		enabled.withClassLoader(new FilteredClassLoader(DispatcherServletPath.class))
+			.withPropertyValues("spring.mvc.servlet.path=/api")
+			.run((context) -> assertThat(context.getBean(ManagementPath.class).onServerPort()).isEqualTo("/actuator"));
+		enabled.withClassLoader(new FilteredClassLoader(ManagementPortType.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ManagementPath.class)
+				.hasBean("poolpilotHttpRefusalFilter"));
 	}
 
 }
