@@ -63,7 +63,8 @@ public class RedisClusterStore implements ClusterStore {
 	 */
 	public RedisClusterStore(StringRedisTemplate redis, String group) {
 		this.redis = redis;
-		this.keyPrefix = "poolpilot:cluster:" + group + ":";
+		// A colon in the group would let "a:b" + "c" and "a" + "b:c" share a key.
+		this.keyPrefix = "poolpilot:cluster:" + group.replace("%", "%25").replace(":", "%3A") + ":";
 	}
 
 	@Override
