@@ -60,7 +60,7 @@ class ClusterControlLoop implements SmartLifecycle {
 			if (pool != null && maxThreads != null && this.coordinator.lease(name) == null) {
 				Integer localShare = cluster.getLocalShare();
 				this.coordinator.join(new PoolLease(pool, this.coordinator.instanceId(), maxThreads,
-						(localShare != null) ? localShare : 0, ttl, NanoClock.SYSTEM));
+						(localShare != null) ? localShare : 0, ttl, expiryCheck(), NanoClock.SYSTEM));
 			}
 		});
 		this.coordinator.exchange();
@@ -73,8 +73,17 @@ class ClusterControlLoop implements SmartLifecycle {
 		// Each task runs on one thread at a time: an exchange that waits on Redis holds
 		// one thread, and the other still expires leases.
 		scheduler.scheduleWithFixedDelay(this.coordinator::exchange, window, window, TimeUnit.NANOSECONDS);
-		scheduler.scheduleWithFixedDelay(this.coordinator::expire, window / 4, window / 4, TimeUnit.NANOSECONDS);
+		scheduler.scheduleWithFixedDelay(this.coordinator::expire, expiryCheck(), expiryCheck(), TimeUnit.NANOSECONDS);
 		this.scheduler = scheduler;
+	}
+
+	/**
+	 * How often leases that expired unrenewed are looked for: a lease falls back this
+	 * much before its time to live is over, so that it has fallen back when the others
+	 * may take it.
+	 */
+	private long expiryCheck() {
+		return this.window.toNanos() / 4;
 	}
 
 	@Override

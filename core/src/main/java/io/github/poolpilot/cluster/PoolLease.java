@@ -38,6 +38,8 @@ public final class PoolLease {
 
 	private final long ttlNanos;
 
+	private final long checkNanos;
+
 	private final NanoClock clock;
 
 	private final int beforeFirstExchange;
@@ -74,6 +76,26 @@ public final class PoolLease {
 	 * @param clock the clock that times the lease
 	 */
 	public PoolLease(ManagedPool pool, String instanceId, int limit, int localShare, long ttlNanos, NanoClock clock) {
+		this(pool, instanceId, limit, localShare, ttlNanos, 0, clock);
+	}
+
+	/**
+	 * Create a pool's lease as
+	 * {@link #PoolLease(ManagedPool, String, int, int, long, NanoClock)} does, for a
+	 * lease whose expiry is checked ({@link #expire}) every {@code checkNanos}: it falls
+	 * back that much before its time to live is over, so that a check that comes late
+	 * still falls back before the others can take the lease.
+	 * @param pool the pool
+	 * @param instanceId this instance's id
+	 * @param limit the pool's cluster-wide limit
+	 * @param localShare the share to fall back to, or 0 for the limit divided by the
+	 * instances last known
+	 * @param ttlNanos how long a lease lives without renewal
+	 * @param checkNanos how often {@link #expire} is called, below {@code ttlNanos}
+	 * @param clock the clock that times the lease
+	 */
+	public PoolLease(ManagedPool pool, String instanceId, int limit, int localShare, long ttlNanos, long checkNanos,
+			NanoClock clock) {
 		if (limit < 1) {
 			throw new IllegalArgumentException(
 					"the cluster limit of pool '" + pool.getName() + "' must be at least 1 but was " + limit);
@@ -83,6 +105,7 @@ public final class PoolLease {
 		this.limit = limit;
 		this.localShare = localShare;
 		this.ttlNanos = ttlNanos;
+		this.checkNanos = checkNanos;
 		this.clock = clock;
 		this.beforeFirstExchange = (localShare > 0) ? localShare
 				: Math.max(1, Math.min(limit, pool.getBounds().minThreads()));
@@ -204,7 +227,9 @@ public final class PoolLease {
 				}
 				return;
 			}
-			if (this.renewedAt == NEVER || now - this.renewedAt < this.ttlNanos) {
+			// The others may take the lease once its time to live is over: fall back at
+			// the last check before that.
+			if (this.renewedAt == NEVER || now - this.renewedAt < this.ttlNanos - this.checkNanos) {
 				return;
 			}
 			share = LeasePlanner.fallback(this.limit, this.localShare, this.others.size() + 1,
