@@ -150,6 +150,22 @@ class PoolLeaseTests {
 	}
 
 	@Test
+	void aLeaseCheckedEveryQuarterSecondFallsBackByTheLastCheckBeforeItsTimeToLiveIsOver() {
+		PoolLease a = new PoolLease(pool("talk", 2, 80), "a", 60, 0, TTL, Duration.ofMillis(250).toNanos(), this.clock);
+		PoolLease b = lease("b", 0);
+		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		b.exchange(this.store, new InstanceDemand(60, 60), this.listener);
+		a.exchange(this.store, new InstanceDemand(40, 40), this.listener);
+		this.store.reachable(false);
+		this.clock.advance(Duration.ofMillis(2740));
+		a.expire(this.listener);
+		assertThat(a.status().fallback()).as("2.74 s of a 3 s TTL, checked every 0.25 s").isFalse();
+		this.clock.advance(Duration.ofMillis(20));
+		a.expire(this.listener);
+		assertThat(a.status().fallback()).as("2.76 s: the next check would come after the TTL").isTrue();
+	}
+
+	@Test
 	void withoutTheStoreAnInstanceKeepsItsLeaseUntilItExpiresThenFallsBackAndRejoinsByItself() {
 		PoolLease a = lease("a", 0);
 		PoolLease b = lease("b", 0);
