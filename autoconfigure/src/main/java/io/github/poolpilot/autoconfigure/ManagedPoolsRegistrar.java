@@ -90,7 +90,8 @@ class ManagedPoolsRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	static PoolpilotProperties bind(Environment environment) {
 		UnknownKeysCheck.check(environment);
 		PoolpilotProperties properties = Binder.get(environment).bindOrCreate("poolpilot", PoolpilotProperties.class);
-		PoolpilotPropertiesValidator.validate(properties, isServletEnvironment(environment));
+		PoolpilotPropertiesValidator.validate(properties, isServletEnvironment(environment),
+				environment.getProperty("poolpilot.grpc-server.enabled", Boolean.class, false));
 		ExistingExecutorsBinding.checkNoBeanIsNamedLikeAGlobalKey(environment);
 		return properties;
 	}

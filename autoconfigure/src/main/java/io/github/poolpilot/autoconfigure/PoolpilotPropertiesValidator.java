@@ -11,6 +11,7 @@ import io.github.poolpilot.autoconfigure.PoolpilotProperties.WebServer;
 import io.github.poolpilot.budget.BudgetSizing;
 import io.github.poolpilot.budget.BudgetSizing.FloorsOverBudget;
 import io.github.poolpilot.execution.VirtualManagedExecutor;
+import io.github.poolpilot.grpc.GrpcPool;
 import io.github.poolpilot.task.ExistingExecutorSettings;
 import io.github.poolpilot.webserver.HttpPool;
 
@@ -33,8 +34,10 @@ final class PoolpilotPropertiesValidator {
 	 * @param servlet whether the application is a servlet web application, the only one
 	 * whose web server's threads become the pool {@code http}: elsewhere that pool's
 	 * min-threads take nothing of the budget
+	 * @param grpcServer whether the gRPC server's executor is the pool {@code grpc}
+	 * ({@code poolpilot.grpc-server.enabled})
 	 */
-	static void validate(PoolpilotProperties properties, boolean servlet) {
+	static void validate(PoolpilotProperties properties, boolean servlet, boolean grpcServer) {
 		Map<String, Integer> floors = new LinkedHashMap<>();
 		for (Map.Entry<String, PoolProperties> entry : properties.getPools().entrySet()) {
 			validate("poolpilot.pools." + entry.getKey() + ".", entry.getValue());
@@ -44,13 +47,12 @@ final class PoolpilotPropertiesValidator {
 		if (webServer.isEnabled()) {
 			validateWebServer(webServer);
 			if (servlet) {
-				if (properties.getPools().containsKey(HttpPool.NAME)) {
-					throw new InvalidPoolpilotPropertyException("poolpilot.pools." + HttpPool.NAME,
-							"a pool named '" + HttpPool.NAME + "'", "the web server's pool is named '" + HttpPool.NAME
-									+ "' (poolpilot.web-server.enabled=true): give the declared pool another name");
-				}
+				checkNotDeclared(properties, HttpPool.NAME, "the web server's", "poolpilot.web-server.enabled");
 				floors.put(HttpPool.NAME, webServer.getMinThreads());
 			}
+		}
+		if (grpcServer) {
+			checkNotDeclared(properties, GrpcPool.NAME, "the gRPC server's", "poolpilot.grpc-server.enabled");
 		}
 		FloorsOverBudget overBudget = BudgetSizing.checkFloors(properties.getBudget().getMaxThreads(), floors);
 		if (overBudget != null) {
@@ -137,6 +139,17 @@ final class PoolpilotPropertiesValidator {
 							+ "put the calls that need it on a pool under poolpilot.pools");
 		}
 		validate(prefix, webServer);
+	}
+
+	/**
+	 * Refuse a declared pool under the name of a pool poolpilot makes of a server's
+	 * threads.
+	 */
+	private static void checkNotDeclared(PoolpilotProperties properties, String name, String whose, String key) {
+		if (properties.getPools().containsKey(name)) {
+			throw new InvalidPoolpilotPropertyException("poolpilot.pools." + name, "a pool named '" + name + "'",
+					whose + " pool is named '" + name + "' (" + key + "=true): give the declared pool another name");
+		}
 	}
 
 	/**

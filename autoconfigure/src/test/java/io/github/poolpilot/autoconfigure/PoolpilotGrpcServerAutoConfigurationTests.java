@@ -85,6 +85,14 @@ class PoolpilotGrpcServerAutoConfigurationTests {
 	}
 
 	@Test
+	void aDeclaredPoolNamedGrpcFailsStartUpNamingItsKey() {
+		this.runner.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.pools.grpc.max-threads=4")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("poolpilot.pools.grpc")
+				.hasMessageContaining("the gRPC server's pool is named 'grpc'"));
+	}
+
+	@Test
 	void aQueueCapacityOfZeroIsRefusedNamingTheKey() {
 		this.runner.withPropertyValues("poolpilot.grpc-server.enabled=true", "poolpilot.grpc-server.queue-capacity=0")
 			.run((context) -> assertThat(context).getFailure()
