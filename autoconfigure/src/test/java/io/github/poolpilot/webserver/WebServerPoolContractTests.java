@@ -184,45 +184,36 @@ abstract class WebServerPoolContractTests {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
-		ConfigurableApplicationContext context = start(4, 4, 4, "server.port=" + port,
+		assertHealthAnswersWhileRefusing("", "/actuator/health", "server.port=" + port,
 				"management.server.port=" + port);
-		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
-		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4);
-		HttpResponse<String> refused = this.client.send(request("/work?ms=1").build(), BodyHandlers.ofString());
-		assertThat(refused.statusCode()).isEqualTo(503);
-		HttpResponse<String> health = this.client.send(request("/actuator/health").build(), BodyHandlers.ofString());
-		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-		WebServerPoolApplication.release.countDown();
-		for (CompletableFuture<HttpResponse<String>> response : held) {
-			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-		}
 	}
 
 	@Test
 	void healthAnswersWhileRefusingUnderTheDispatcherServletsPath() throws Exception {
-		ConfigurableApplicationContext context = start(4, 4, 4, "spring.mvc.servlet.path=/api");
-		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
-		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4, "/api/block");
-		HttpResponse<String> refused = this.client.send(request("/api/work?ms=1").build(), BodyHandlers.ofString());
-		assertThat(refused.statusCode()).isEqualTo(503);
-		HttpResponse<String> health = this.client.send(request("/api/actuator/health").build(),
-				BodyHandlers.ofString());
-		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-		WebServerPoolApplication.release.countDown();
-		for (CompletableFuture<HttpResponse<String>> response : held) {
-			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-		}
+		assertHealthAnswersWhileRefusing("/api", "/api/actuator/health", "spring.mvc.servlet.path=/api");
 	}
 
 	@Test
 	void healthAnswersWhileRefusingUnderABasePathWrittenWithATrailingSlash() throws Exception {
-		ConfigurableApplicationContext context = start(4, 4, 4, "management.endpoints.web.base-path=/manage/");
+		assertHealthAnswersWhileRefusing("", "/manage/health", "management.endpoints.web.base-path=/manage/");
+	}
+
+	/**
+	 * Fill the pool, then check that the application's requests are refused and the
+	 * health endpoint answers.
+	 * @param prefix the application's paths' prefix (the dispatcher servlet's path)
+	 * @param health the health endpoint's path
+	 * @param properties the application's properties
+	 */
+	private void assertHealthAnswersWhileRefusing(String prefix, String health, String... properties) throws Exception {
+		ConfigurableApplicationContext context = start(4, 4, 4, properties);
 		ManagedPool http = context.getBean(PoolRegistry.class).get("http");
-		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4);
-		HttpResponse<String> refused = this.client.send(request("/work?ms=1").build(), BodyHandlers.ofString());
+		List<CompletableFuture<HttpResponse<String>>> held = fill(http, 4, 4, prefix + "/block");
+		HttpResponse<String> refused = this.client.send(request(prefix + "/work?ms=1").build(),
+				BodyHandlers.ofString());
 		assertThat(refused.statusCode()).isEqualTo(503);
-		HttpResponse<String> health = this.client.send(request("/manage/health").build(), BodyHandlers.ofString());
-		assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+		HttpResponse<String> answer = this.client.send(request(health).build(), BodyHandlers.ofString());
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
 		WebServerPoolApplication.release.countDown();
 		for (CompletableFuture<HttpResponse<String>> response : held) {
 			assertThat(response.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
