@@ -205,11 +205,7 @@ class PoolRegistryTests {
 		ManagedPool stop = pool("stop", 1, 10, 4, 1);
 		registry.register(talk);
 		registry.register(stop);
-		CountDownLatch release = new CountDownLatch(1);
-		for (int i = 0; i < 6; i++) {
-			executor(talk).execute(() -> Blocking.await(release));
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 6);
+		CountDownLatch release = occupyAll(talk);
 		talk.resize(2, 2);
 		assertThatExceptionOfType(InvalidPoolSizeException.class).isThrownBy(() -> stop.resize(8, 8))
 			.withMessageContaining("would bring the pools' threads to 14");
@@ -226,11 +222,7 @@ class PoolRegistryTests {
 		ManagedPool stop = pool("stop", 1, 10, 4, 1);
 		registry.register(talk);
 		registry.register(stop);
-		CountDownLatch release = new CountDownLatch(1);
-		for (int i = 0; i < 6; i++) {
-			executor(talk).execute(() -> Blocking.await(release));
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> talk.getExecutor().getActiveCount() == 6);
+		CountDownLatch release = occupyAll(talk);
 		executor(talk).shutdown();
 		registry.unregister(talk);
 		assertThat(registry.budget().liveThreads()).isEqualTo(6 + stop.liveThreads());
@@ -388,6 +380,19 @@ class PoolRegistryTests {
 			.filter((executor) -> executor.getPool() == pool)
 			.findFirst()
 			.orElseThrow();
+	}
+
+	/**
+	 * Run a task on each of a pool's threads, each until the returned latch is released.
+	 */
+	private CountDownLatch occupyAll(ManagedPool pool) {
+		CountDownLatch release = new CountDownLatch(1);
+		int threads = pool.maxPoolSize();
+		for (int i = 0; i < threads; i++) {
+			executor(pool).execute(() -> Blocking.await(release));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getExecutor().getActiveCount() == threads);
+		return release;
 	}
 
 	/**
