@@ -49,7 +49,7 @@ public final class PoolpilotGrpcServerAutoConfiguration {
 					new PoolBounds(settings.getMinThreads(), settings.getMaxThreads()), settings.getQueueCapacity(),
 					settings.getKeepAlive(), settings.getAwaitTermination());
 			grpc.getPool().setWeight(settings.getWeight());
-			registry.register(grpc.getPool());
+			ServerPools.register(registry, grpc.getPool());
 			return grpc;
 		}
 

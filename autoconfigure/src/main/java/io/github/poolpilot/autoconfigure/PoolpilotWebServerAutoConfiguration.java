@@ -60,7 +60,7 @@ public final class PoolpilotWebServerAutoConfiguration {
 		if (maxQueueWait != null) {
 			http.setGuard(new QueueWaitLimit(http.getPool(), maxQueueWait));
 		}
-		registry.register(http.getPool());
+		ServerPools.register(registry, http.getPool());
 		return http;
 	}
 

@@ -19,6 +19,7 @@ import io.github.poolpilot.measure.PoolRecorderBuilder;
 import io.github.poolpilot.pool.InvalidPoolSizeException;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.ManagedPool.SizeControl;
+import io.github.poolpilot.pool.PoolNameTakenException;
 import io.github.poolpilot.pool.PoolRegistry;
 
 import org.springframework.aop.framework.ProxyFactory;
@@ -152,10 +153,26 @@ public class ExistingExecutorsPostProcessor implements DestructionAwareBeanPostP
 					ex.getMessage() + ": raise poolpilot.budget.max-threads, lower poolpilot.existing-executors."
 							+ beanName + ".min-threads, or leave the executor out with poolpilot.exclude");
 		}
+		catch (PoolNameTakenException ex) {
+			// A pool poolpilot made of a server's threads has the bean's name.
+			executor.shutdown();
+			throw new IllegalStateException(ex.getMessage() + ": " + nameTaken(beanName), ex);
+		}
 		ProxyFactory proxy = new ProxyFactory(executor);
 		proxy.setProxyTargetClass(true);
 		proxy.addAdvice(new MeasuringTaskInterceptor(executor, existing));
 		return proxy.getProxy(executor.getClass().getClassLoader());
+	}
+
+	/**
+	 * Say what to do when an application's executor bean has the name of a pool poolpilot
+	 * makes of a server's threads ({@code http}, {@code grpc}).
+	 * @param beanName the bean's name
+	 * @return the advice
+	 */
+	public static String nameTaken(String beanName) {
+		return "the application's executor bean '" + beanName + "' is managed as the pool of that name too; leave it "
+				+ "out with poolpilot.exclude=" + beanName + ", or give the bean another name";
 	}
 
 	@Override

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
 import org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -199,6 +200,15 @@ class PoolpilotWebServerAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ManagementPath.class)
 				.hasBean("poolpilotHttpRefusalFilter"));
+	}
+
+	@Test
+	void anApplicationsExecutorNamedHttpFailsStartUpNamingWhatToDo() {
+		WebApplicationContextRunner enabled = this.runner.withPropertyValues("poolpilot.web-server.enabled=true");
+		enabled.withBean("http", ThreadPoolTaskExecutor.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("A pool named 'http' is registered already")
+				.hasMessageContaining("poolpilot.exclude=http"));
 	}
 
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.poolpilot.autoconfigure.PoolpilotAutoConfiguration;
+import io.github.poolpilot.execution.ManagedExecutor;
 import io.github.poolpilot.pool.ManagedPool;
 import io.github.poolpilot.pool.PoolBounds;
 import io.github.poolpilot.pool.PoolRegistry;
@@ -68,6 +69,14 @@ class ExistingExecutorsPostProcessorTests {
 			assertThat(mine.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS))
 				.startsWith("mine-");
 		});
+	}
+
+	@Test
+	void anApplicationsExecutorNamedLikeAPoolThatJoinedFirstFailsStartUpNamingWhatToDo() {
+		this.runner.withUserConfiguration(ServerPoolFirstConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("A pool named 'http' is registered already")
+				.hasMessageContaining("poolpilot.exclude=http"));
 	}
 
 	@Test
@@ -327,6 +336,27 @@ class ExistingExecutorsPostProcessorTests {
 					marker.remove();
 				}
 			};
+		}
+
+	}
+
+	/**
+	 * A pool named {@code http} joins before the application's executor of that name, as
+	 * the web server's pool does when the server starts first.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ServerPoolFirstConfiguration {
+
+		@Bean(destroyMethod = "shutdownNow")
+		ManagedExecutor serverPool(PoolRegistry registry) {
+			ManagedExecutor executor = ManagedExecutor.builder("http", new PoolBounds(1, 1), 1).build();
+			registry.register(executor.getPool());
+			return executor;
+		}
+
+		@Bean
+		ThreadPoolTaskExecutor http(ManagedExecutor serverPool) {
+			return new ThreadPoolTaskExecutor();
 		}
 
 	}

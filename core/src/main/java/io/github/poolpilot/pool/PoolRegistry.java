@@ -58,7 +58,7 @@ public class PoolRegistry {
 	 * that joins once the pools were fitted to the budget is brought within it
 	 * ({@link ThreadBudget#admit}).
 	 * @param pool the pool
-	 * @throws IllegalStateException if a pool of that name is registered already
+	 * @throws PoolNameTakenException if a pool of that name is registered already
 	 * @throws InvalidPoolSizeException if the pool's min-threads do not fit the budget;
 	 * it is not registered then, nor when its executor refuses the size it is cut to,
 	 * whose exception is thrown
@@ -67,7 +67,7 @@ public class PoolRegistry {
 		this.budget.change(() -> {
 			ManagedPool previous = this.pools.putIfAbsent(pool.getName(), pool);
 			if (previous != null && previous != pool) {
-				throw new IllegalStateException("A pool named '" + pool.getName() + "' is registered already");
+				throw new PoolNameTakenException(pool.getName());
 			}
 			pool.shareBudget(this.budget);
 			if (previous == null) {
