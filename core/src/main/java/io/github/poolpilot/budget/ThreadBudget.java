@@ -180,17 +180,20 @@ public final class ThreadBudget {
 		if (budget == null || maxPoolSize <= member.maxPoolSize()) {
 			return Room.FREE;
 		}
-		return Lending.makeRoom(sharing(), this.departed.getAsInt(), member, maxPoolSize, budget, this.lenders);
+		return lend(member, maxPoolSize, budget);
 	}
 
 	/**
-	 * Return the pools that share the budget now, less the one being admitted: a lender
-	 * whose loan to it goes back grows back through its door into the room it had.
+	 * Make room for a pool's maximum size among the pools that share the budget now, less
+	 * the one being admitted (a lender whose loan to it goes back grows back through its
+	 * door into the room it had), and the threads of the pools that left.
 	 */
-	private Collection<? extends BudgetMember> sharing() {
+	private Room lend(BudgetMember member, int maxPoolSize, int budget) {
 		BudgetMember joining = this.joining;
 		Collection<? extends BudgetMember> members = this.members.get();
-		return (joining != null) ? members.stream().filter((member) -> member != joining).toList() : members;
+		Collection<? extends BudgetMember> sharing = (joining != null)
+				? members.stream().filter((other) -> other != joining).toList() : members;
+		return Lending.makeRoom(sharing, this.departed.getAsInt(), member, maxPoolSize, budget, this.lenders);
 	}
 
 	/**
@@ -333,9 +336,7 @@ public final class ThreadBudget {
 			int to = from;
 			this.joining = member;
 			try {
-				Overrun overrun = Lending
-					.makeRoom(sharing(), this.departed.getAsInt(), member, to, budget, this.lenders)
-					.overrun();
+				Overrun overrun = lend(member, to, budget).overrun();
 				// Each try lends what the lenders leave idle then: tasks that reached
 				// them since the last one leave less, and the pool gives way to what is
 				// left.
@@ -345,8 +346,7 @@ public final class ThreadBudget {
 					if (shortBy[0] > 0) {
 						return;
 					}
-					overrun = Lending.makeRoom(sharing(), this.departed.getAsInt(), member, to, budget, this.lenders)
-						.overrun();
+					overrun = lend(member, to, budget).overrun();
 				}
 			}
 			finally {
